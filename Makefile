@@ -1,0 +1,46 @@
+# The two README commands:
+#   make run    set up (Debian packages), build Release, run every command's quickstart
+#   make test   set up, build, run the whole test suite through ctest
+BUILD ?= build
+JOBS ?= $(shell nproc)
+# CI treats warnings as errors.
+WERROR ?= $(if $(CI),ON,OFF)
+CMAKE_FLAGS ?=
+
+.PHONY: all setup configure build run test bench docs clean fuzz
+
+all: build
+
+setup:
+	@bash scripts/setup
+
+configure: setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DMLSYS_WERROR=$(WERROR) $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@bash scripts/quickstart $(BUILD)/bin/mlsys
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 1200
+
+bench:
+	@bash scripts/setup --bench
+	@$(MAKE) --no-print-directory build
+	@bash bench/run_all.sh $(BUILD)
+
+docs: build
+	@$(BUILD)/bin/mlsys config docs > docs/CONFIG.md
+	@echo "wrote docs/CONFIG.md"
+
+fuzz: setup
+	@cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+	  -DMLSYS_FUZZ=ON -DMLSYS_WITH_CUDA=OFF -DMLSYS_BUILD_TESTS=OFF -DMLSYS_BUILD_BENCH=OFF >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_config
+	@mkdir -p build-fuzz/corpus && cp configs/*/*.yaml build-fuzz/corpus/ 2>/dev/null || true
+	@build-fuzz/tests/fuzz/fuzz_config build-fuzz/corpus -max_total_time=$${FUZZ_SECONDS:-180} -max_len=4096
+
+clean:
+	rm -rf $(BUILD)

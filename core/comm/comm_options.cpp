@@ -1,0 +1,28 @@
+#include "core/comm/comm_options.hpp"
+
+namespace mlsys {
+
+const config::Section<CommOptions>& comm_section() {
+  static const config::Section<CommOptions> s("comm", "Communicator backend and link model", [](auto& s) {
+    s.field("backend", &CommOptions::backend,
+            "inproc (ranks are threads), mpi (start with mpirun -np N), nccl (GPUs)")
+        .choices({"inproc", "mpi", "nccl"});
+    s.field("world_size", &CommOptions::world_size, "Number of ranks for the inproc backend").range(1, 1024);
+    s.field("timeout_s", &CommOptions::timeout_s, "Seconds any wait may take before failing with the rank and operation")
+        .range(0.001, 86400);
+    s.field("nccl_id_dir", &CommOptions::nccl_id_dir,
+            "Shared folder for exchanging the NCCL unique id without MPI (single node)");
+    s.field("link_model", &CommOptions::link_model,
+            "inproc only: charge each message a modeled time (latency + bytes/bandwidth), reported separately");
+    s.field("link_preset", &CommOptions::link_preset, "Modeled link class")
+        .choices({"pcie4", "nvlink", "ethernet25", "infiniband100"});
+    s.field("link_latency_us", &CommOptions::link_latency_us, "Override the preset's latency (microseconds); 0 keeps it")
+        .range(0, 1e7);
+    s.field("link_bandwidth_gbps", &CommOptions::link_bandwidth_gbps,
+            "Override the preset's bandwidth (GB/s); 0 keeps it")
+        .range(0, 1e5);
+  });
+  return s;
+}
+
+}  // namespace mlsys

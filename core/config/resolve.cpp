@@ -1,0 +1,214 @@
+#include "core/config/resolve.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/util/error.hpp"
+#include "core/util/fs.hpp"
+#include "core/util/strings.hpp"
+
+namespace mlsys::config {
+
+namespace fs = std::filesystem;
+
+Resolver::Resolver(std::vector<const SectionBase*> sections) {
+  cfg_.sections_ = std::move(sections);
+  for (const auto* s : cfg_.sections_) cfg_.objects_[s->name()] = s->make_default();
+}
+
+std::vector<std::string> Resolver::all_keys() const {
+  std::vector<std::string> keys;
+  for (const auto* s : cfg_.sections_)
+    for (const auto& f : s->fields()) keys.push_back(s->name() + "." + f->key());
+  return keys;
+}
+
+void Resolver::unknown_key(const std::string& path, const YAML::Node& key_node, const std::string& file) const {
+  std::string msg = detail::location(key_node, file) + ": unknown key '" + path + "'";
+  std::string near = nearest(path, all_keys());
+  if (near.empty()) {
+    // Try a suggestion on the last component alone (a key put in the wrong section).
+    auto dot = path.rfind('.');
+    if (dot != std::string::npos) near = nearest(path.substr(dot + 1), all_keys());
+  }
+  if (!near.empty()) msg += " (did you mean '" + near + "'?)";
+  else {
+    std::vector<std::string> names;
+    for (const auto* s : cfg_.sections_) names.push_back(s->name());
+    msg += "; this command's sections are: " + join(names, ", ");
+  }
+  throw ConfigError(msg);
+}
+
+void Resolver::set_path(const std::string& path, const YAML::Node& value, const std::string& file,
+                        const YAML::Node& key_node) {
+  auto dot = path.find('.');
+  std::string section = dot == std::string::npos ? path : path.substr(0, dot);
+  std::string key = dot == std::string::npos ? "" : path.substr(dot + 1);
+  for (const auto* s : cfg_.sections_) {
+    if (s->name() != section) continue;
+    if (const FieldBase* f = s->find(key)) {
+      f->assign(cfg_.objects_.at(section).get(), value, file, path);
+      cfg_.origins_[path] = detail::location(value, file);
+      return;
+    }
+  }
+  unknown_key(path, key_node, file);
+}
+
+// A path that names a field is assigned; a path that is a proper prefix of field paths is
+// descended into (it must then be a map); anything else is an unknown key.
+void Resolver::walk(const YAML::Node& node, const std::string& prefix, const std::string& file) {
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const YAML::Node& k = it->first;
+    const YAML::Node& v = it->second;
+    if (!k.IsScalar()) throw ConfigError(detail::location(k, file) + ": keys must be plain names");
+    std::string path = prefix.empty() ? k.Scalar() : prefix + "." + k.Scalar();
+    if (prefix.empty() && path == "include") continue;  // handled by apply_node
+    bool is_field = false, is_prefix = false;
+    for (const auto& key : all_keys()) {
+      if (key == path) is_field = true;
+      else if (starts_with(key, path + ".")) is_prefix = true;
+    }
+    if (is_field) {
+      set_path(path, v, file, k);
+    } else if (is_prefix) {
+      if (v.IsNull()) continue;  // an empty section ("sim:") changes nothing
+      if (!v.IsMap())
+        throw ConfigError(detail::location(v, file) + ": " + path + " must be a map of keys (see `mlsys <command> --help`)");
+      walk(v, path, file);
+    } else {
+      unknown_key(path, k, file);
+    }
+  }
+}
+
+void Resolver::apply_node(const YAML::Node& root, const std::string& file, std::vector<std::string>& stack) {
+  if (!root || root.IsNull()) return;  // empty file
+  if (!root.IsMap()) throw ConfigError(detail::location(root, file) + ": a config file must be a map of sections");
+  if (auto inc = root["include"]) {
+    std::vector<YAML::Node> items;
+    if (inc.IsScalar()) items.push_back(inc);
+    else if (inc.IsSequence())
+      for (const auto& i : inc) items.push_back(i);
+    else throw ConfigError(detail::location(inc, file) + ": include must be a file name or a list of them");
+    for (const auto& i : items) {
+      if (!i.IsScalar()) throw ConfigError(detail::location(i, file) + ": include entries must be file names");
+      fs::path p = fs::path(file).parent_path() / i.Scalar();
+      std::string ps = p.lexically_normal().string();
+      if (std::find(stack.begin(), stack.end(), ps) != stack.end())
+        throw ConfigError(detail::location(i, file) + ": include cycle through " + ps);
+      if (!fs::exists(p)) throw ConfigError(detail::location(i, file) + ": included file not found: " + ps);
+      stack.push_back(ps);
+      YAML::Node sub;
+      try {
+        sub = YAML::Load(read_file(p));
+      } catch (const YAML::Exception& e) {
+        throw ConfigError(ps + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                          ": malformed YAML: " + e.msg);
+      }
+      apply_node(sub, ps, stack);
+      stack.pop_back();
+    }
+  }
+  walk(root, "", file);
+}
+
+void Resolver::apply_text(const std::string& text, const std::string& name) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                      ": malformed YAML: " + e.msg);
+  }
+  std::vector<std::string> stack{name};
+  apply_node(root, name, stack);
+}
+
+void Resolver::apply_file(const std::string& path) {
+  if (!fs::exists(path)) throw ConfigError("config file not found: " + path);
+  if (fs::is_directory(path)) throw ConfigError("config path is a folder, not a YAML file: " + path);
+  apply_text(read_file(path), path);
+}
+
+void Resolver::apply_set(const std::string& assignment) {
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set " + assignment + ": expected key.path=value, e.g. --set run.seed=3");
+  std::string path(trim(assignment.substr(0, eq)));
+  std::string text = assignment.substr(eq + 1);
+  YAML::Node value;
+  try {
+    value = YAML::Load(text.empty() ? "\"\"" : text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("--set " + assignment + ": value is not valid YAML: " + e.msg);
+  }
+  std::string where = "--set " + path;
+  bool known = false;
+  for (const auto& k : all_keys()) known = known || k == path;
+  if (!known) {
+    std::string msg = "--set: unknown key '" + path + "'";
+    std::string near = nearest(path, all_keys());
+    if (!near.empty()) msg += " (did you mean '" + near + "'?)";
+    throw ConfigError(msg);
+  }
+  // Values from --set have no file position; report them as "--set key".
+  YAML::Node v = value;
+  auto dot = path.find('.');
+  for (const auto* s : cfg_.sections_) {
+    if (s->name() != path.substr(0, dot)) continue;
+    const FieldBase* f = s->find(path.substr(dot + 1));
+    try {
+      f->assign(cfg_.objects_.at(s->name()).get(), v, where, path);
+    } catch (const ConfigError& e) {
+      // Replace the meaningless line:col of the one-line document.
+      std::string msg = e.what();
+      auto colon = msg.find(": " + path);
+      throw ConfigError(where + (colon == std::string::npos ? ": " + msg : msg.substr(colon)));
+    }
+    cfg_.origins_[path] = where;
+  }
+}
+
+ResolvedConfig Resolver::finish() && { return std::move(cfg_); }
+
+YAML::Node ResolvedConfig::to_yaml() const {
+  YAML::Node root(YAML::NodeType::Map);
+  for (const auto* s : sections_) {
+    YAML::Node sec(YAML::NodeType::Map);
+    const void* obj = objects_.at(s->name()).get();
+    for (const auto& f : s->fields()) {
+      auto parts = split(f->key(), '.');
+      // Build nested maps for dotted keys.
+      std::vector<YAML::Node> chain{sec};
+      for (size_t i = 0; i + 1 < parts.size(); ++i) {
+        YAML::Node child = chain.back()[parts[i]];
+        if (!child.IsMap()) child = YAML::Node(YAML::NodeType::Map);
+        chain.back()[parts[i]] = child;
+        chain.push_back(chain.back()[parts[i]]);
+      }
+      chain.back()[parts.back()] = f->to_yaml(obj);
+    }
+    root[s->name()] = sec;
+  }
+  return root;
+}
+
+std::string ResolvedConfig::to_yaml_string() const {
+  YAML::Emitter out;
+  out.SetFloatPrecision(17);
+  out.SetDoublePrecision(17);
+  out << to_yaml();
+  return std::string(out.c_str()) + "\n";
+}
+
+ResolvedConfig resolve(const std::vector<const SectionBase*>& sections, const std::vector<std::string>& files,
+                       const std::vector<std::string>& sets) {
+  Resolver r(sections);
+  for (const auto& f : files) r.apply_file(f);
+  for (const auto& s : sets) r.apply_set(s);
+  return std::move(r).finish();
+}
+
+}  // namespace mlsys::config

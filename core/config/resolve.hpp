@@ -1,0 +1,64 @@
+#pragma once
+// Resolves a command's configuration with one precedence:
+//   built-in defaults < YAML files in the order given (each may `include:` base files) < --set a.b=c
+// Lists and maps (yaml fields) are replaced whole, never merged.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config/schema.hpp"
+
+namespace mlsys::config {
+
+class ResolvedConfig {
+ public:
+  template <class T>
+  const T& get(const Section<T>& s) const {
+    return *static_cast<const T*>(objects_.at(s.name()).get());
+  }
+  template <class T>
+  T& mutable_get(const Section<T>& s) {
+    return *static_cast<T*>(objects_.at(s.name()).get());
+  }
+  // The fully resolved config, every key of every section, in declaration order.
+  YAML::Node to_yaml() const;
+  std::string to_yaml_string() const;
+  // Where each explicitly set key came from ("file:line:col" or "--set"); defaults are absent.
+  const std::map<std::string, std::string>& origins() const { return origins_; }
+  const std::vector<const SectionBase*>& sections() const { return sections_; }
+
+ private:
+  friend class Resolver;
+  std::vector<const SectionBase*> sections_;
+  std::map<std::string, std::shared_ptr<void>> objects_;
+  std::map<std::string, std::string> origins_;
+};
+
+class Resolver {
+ public:
+  explicit Resolver(std::vector<const SectionBase*> sections);
+  // Applies a YAML file (and its includes). Throws ConfigError naming file:line:col.
+  void apply_file(const std::string& path);
+  // Applies YAML text (for tests and --set of whole documents); `name` is used in messages.
+  void apply_text(const std::string& text, const std::string& name);
+  // Applies "a.b=value"; value is parsed as YAML (so "[1, 2]" is a list).
+  void apply_set(const std::string& assignment);
+  ResolvedConfig finish() &&;
+  // Every valid key path, for suggestions and docs.
+  std::vector<std::string> all_keys() const;
+
+ private:
+  void apply_node(const YAML::Node& root, const std::string& file, std::vector<std::string>& include_stack);
+  void walk(const YAML::Node& node, const std::string& prefix, const std::string& file);
+  void set_path(const std::string& path, const YAML::Node& value, const std::string& file, const YAML::Node& key_node);
+  [[noreturn]] void unknown_key(const std::string& path, const YAML::Node& key_node, const std::string& file) const;
+  ResolvedConfig cfg_;
+  std::vector<std::string> include_stack_;
+};
+
+// Convenience: resolve files then sets.
+ResolvedConfig resolve(const std::vector<const SectionBase*>& sections, const std::vector<std::string>& files,
+                       const std::vector<std::string>& sets);
+
+}  // namespace mlsys::config

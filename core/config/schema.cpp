@@ -1,0 +1,133 @@
+#include "core/config/schema.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/util/error.hpp"
+#include "core/util/json.hpp"
+#include "core/util/strings.hpp"
+
+namespace mlsys::config {
+
+namespace detail {
+
+std::string location(const YAML::Node& n, const std::string& file) {
+  const auto m = n.Mark();
+  if (m.is_null() || m.line < 0) return file;
+  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+std::string shortest(double v) { return format_number(v); }
+
+static std::string shown(const YAML::Node& n) {
+  if (n.IsScalar()) return "'" + n.Scalar() + "'";
+  if (n.IsSequence()) return "a list";
+  if (n.IsMap()) return "a map";
+  return "an empty value";
+}
+
+void fail(const YAML::Node& n, const std::string& file, const std::string& path, const std::string& value,
+          const std::string& what) {
+  throw ConfigError(location(n, file) + ": " + path + " = " + value + ": " + what);
+}
+
+bool to_bool(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (n.IsScalar()) {
+    std::string s = to_lower(n.Scalar());
+    if (s == "true" || s == "yes" || s == "on" || s == "1") return true;
+    if (s == "false" || s == "no" || s == "off" || s == "0") return false;
+  }
+  fail(n, file, path, shown(n), "expected a boolean (true or false)");
+}
+
+int64_t to_int(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (n.IsScalar()) {
+    const std::string& s = n.Scalar();
+    try {
+      size_t used = 0;
+      long long v = std::stoll(s, &used, 0);
+      if (used == s.size()) return v;
+      // Accept integral floats written like 1e6.
+      double d = std::stod(s, &used);
+      if (used == s.size() && std::floor(d) == d && std::fabs(d) < 9e18) return static_cast<int64_t>(d);
+    } catch (const std::exception&) {
+    }
+  }
+  fail(n, file, path, shown(n), "expected an integer");
+}
+
+double to_float(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (n.IsScalar()) {
+    const std::string& s = n.Scalar();
+    try {
+      size_t used = 0;
+      double v = std::stod(s, &used);
+      if (used == s.size() && std::isfinite(v)) return v;
+    } catch (const std::exception&) {
+    }
+  }
+  fail(n, file, path, shown(n), "expected a number");
+}
+
+std::string to_string(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (n.IsScalar()) return n.Scalar();
+  if (n.IsNull()) return "";
+  fail(n, file, path, shown(n), "expected a string");
+}
+
+const YAML::Node& expect_sequence(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (!n.IsSequence()) fail(n, file, path, shown(n), "expected a list, e.g. [a, b]");
+  return n;
+}
+
+}  // namespace detail
+
+std::string YamlValue::where(const YAML::Node& n) const { return detail::location(n, file); }
+
+std::string FieldBase::type_name() const {
+  switch (kind()) {
+    case Kind::Bool: return "bool";
+    case Kind::Int: return "int";
+    case Kind::Float: return "float";
+    case Kind::String: return "string";
+    case Kind::StringList: return "list<string>";
+    case Kind::IntList: return "list<int>";
+    case Kind::FloatList: return "list<float>";
+    case Kind::Yaml: return "yaml";
+  }
+  return "?";
+}
+
+std::string FieldBase::allowed() const {
+  auto c = choices();
+  if (!c.empty()) return "one of: " + join(c, ", ");
+  if (lo_ && hi_) return "[" + format_number(*lo_) + ", " + format_number(*hi_) + "]";
+  if (lo_) return ">= " + format_number(*lo_);
+  if (hi_) return "<= " + format_number(*hi_);
+  return "";
+}
+
+void FieldBase::check_number(double v, const YAML::Node& node, const std::string& file, const std::string& path) const {
+  if ((lo_ && v < *lo_) || (hi_ && v > *hi_))
+    detail::fail(node, file, path, format_number(v), "out of range; allowed " + allowed());
+}
+
+void FieldBase::check_choice(const std::string& v, const YAML::Node& node, const std::string& file,
+                             const std::string& path) const {
+  auto c = choices();
+  if (c.empty()) return;
+  for (const auto& x : c)
+    if (x == v) return;
+  std::string msg = "not allowed; expected " + allowed();
+  std::string near = nearest(v, c);
+  if (!near.empty()) msg += " (did you mean '" + near + "'?)";
+  detail::fail(node, file, path, "'" + v + "'", msg);
+}
+
+const FieldBase* SectionBase::find(const std::string& key) const {
+  for (const auto& f : fields_)
+    if (f->key() == key) return f.get();
+  return nullptr;
+}
+
+}  // namespace mlsys::config

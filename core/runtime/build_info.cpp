@@ -1,0 +1,48 @@
+#include "core/runtime/build_info.hpp"
+
+#include <fmt/format.h>
+
+#include <thread>
+
+extern "C" char* openblas_get_config(void);
+extern "C" int openblas_get_num_threads(void);
+
+namespace mlsys {
+
+bool built_with_cuda() {
+#ifdef MLSYS_WITH_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+bool built_with_nccl() {
+#ifdef MLSYS_WITH_NCCL
+  return true;
+#else
+  return false;
+#endif
+}
+bool built_with_mpi() {
+#ifdef MLSYS_WITH_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string build_info_text() {
+  return fmt::format(
+      "mlsys {}\n"
+      "  cuda:    {}\n"
+      "  nccl:    {}\n"
+      "  mpi:     {}\n"
+      "  blas:    OpenBLAS ({})\n"
+      "  threads: {} hardware threads\n"
+      "  compiler: {}\n",
+      MLSYS_VERSION, built_with_cuda() ? "yes" : "no (configure with -DMLSYS_WITH_CUDA=ON on a machine with nvcc)",
+      built_with_nccl() ? "yes" : "no", built_with_mpi() ? "yes" : "no (install libopenmpi-dev: scripts/setup)",
+      openblas_get_config(), std::thread::hardware_concurrency(), __VERSION__);
+}
+
+}  // namespace mlsys

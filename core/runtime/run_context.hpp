@@ -1,0 +1,61 @@
+#pragma once
+// Everything a command run needs from the frame: the resolved config, its output folder (created
+// up front, config.yaml written first so every run can be re-run as is), the seed, a summary to
+// fill, and atomic writers for results.
+#include <filesystem>
+#include <string>
+
+#include "core/config/resolve.hpp"
+#include "core/runtime/run_options.hpp"
+#include "core/runtime/table.hpp"
+#include "core/util/json.hpp"
+
+namespace mlsys {
+
+class RunContext {
+ public:
+  // Creates the output folder (refusing to reuse one that holds a run unless run.overwrite),
+  // writes config.yaml, opens run.log, applies threads and log level.
+  RunContext(std::string command, config::ResolvedConfig cfg);
+  ~RunContext();
+
+  const std::string& command() const { return command_; }
+  const config::ResolvedConfig& config() const { return cfg_; }
+  template <class T>
+  const T& get(const config::Section<T>& s) const {
+    return cfg_.get(s);
+  }
+  const RunOptions& run() const { return cfg_.get(run_section()); }
+  uint64_t seed() const { return run().seed; }
+  int threads() const { return threads_; }
+  bool progress_enabled() const;
+
+  const std::filesystem::path& out_dir() const { return out_dir_; }
+  std::filesystem::path path(const std::string& relative) const { return out_dir_ / relative; }
+  void write_text(const std::string& relative, const std::string& content) const;
+  void write_json(const std::string& relative, const Json& j) const;
+  void write_table(const std::string& relative, const Table& t) const;
+
+  // Results of the run; written to summary.json by finish() with a "resources" object added
+  // (wall time, peak host memory, pool statistics), which is the only non-deterministic part.
+  Json& summary() { return summary_; }
+  // Lines printed to stdout at the end (the short human summary).
+  void say(const std::string& line);
+  // Writes summary.json and prints the summary lines and where results were written.
+  void finish();
+
+  // Helper for commands that must stop on SIGINT after saving state.
+  static bool stop_requested();
+
+ private:
+  std::string command_;
+  config::ResolvedConfig cfg_;
+  std::filesystem::path out_dir_;
+  Json summary_ = Json::object();
+  std::vector<std::string> lines_;
+  int threads_ = 1;
+  double start_s_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace mlsys

@@ -1,0 +1,20 @@
+#include "core/runtime/run_options.hpp"
+
+namespace mlsys {
+
+const config::Section<RunOptions>& run_section() {
+  static const config::Section<RunOptions> s("run", "Settings every command shares", [](auto& s) {
+    s.field("seed", &RunOptions::seed, "Random seed; the same seed and config reproduce a run (--seed)")
+        .range(0, 9007199254740992.0);
+    s.field("out_dir", &RunOptions::out_dir, "Output folder; empty means results/<command>/<timestamp> (--out)");
+    s.field("threads", &RunOptions::threads, "Worker threads for kernels and sweeps; 0 uses every core").range(0, 1024);
+    s.field("log_level", &RunOptions::log_level, "Console verbosity (-v = debug, -q = warn)")
+        .choices({"debug", "info", "warn", "error", "quiet"});
+    s.field("overwrite", &RunOptions::overwrite, "Allow writing into an output folder that already holds a run");
+    s.field("progress", &RunOptions::progress, "Progress display: auto (bar on a terminal, lines otherwise), on, off")
+        .choices({"auto", "on", "off"});
+  });
+  return s;
+}
+
+}  // namespace mlsys

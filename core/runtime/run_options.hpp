@@ -1,0 +1,21 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/config/schema.hpp"
+
+namespace mlsys {
+
+// The `run:` section every command shares.
+struct RunOptions {
+  uint64_t seed = 1;
+  std::string out_dir;  // "" -> results/<command>/<timestamp>
+  int threads = 0;      // 0 -> all cores
+  std::string log_level = "info";
+  bool overwrite = false;
+  std::string progress = "auto";
+};
+
+const config::Section<RunOptions>& run_section();
+
+}  // namespace mlsys
