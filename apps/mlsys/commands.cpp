@@ -2,7 +2,7 @@
 
 #include "dataopt/command.hpp"
 #include "gnn/command.hpp"
-#include "sched/command.hpp"
+#include "sched/schedmate/command.hpp"
 #include "sim/command.hpp"
 
 namespace mlsys::app {
@@ -11,7 +11,7 @@ const std::vector<const CommandSpec*>& commands() {
   static const std::vector<const CommandSpec*> table = {
       &gnn::train_gnn_command(),
       &sim::simulate_command(),
-      &sched::schedmate_command(),
+      &schedmate::schedmate_command(),
       &dataopt::coopt_command(),
   };
   return table;

@@ -1,10 +1,10 @@
-#include "sched/command.hpp"
+#include "sched/schedmate/command.hpp"
 
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/run_options.hpp"
 #include "core/util/error.hpp"
 
-namespace mlsys::sched {
+namespace mlsys::schedmate {
 
 // Placeholder until the module lands; replaced by the module's owner.
 const CommandSpec& schedmate_command() {
@@ -14,4 +14,4 @@ const CommandSpec& schedmate_command() {
   return spec;
 }
 
-}  // namespace mlsys::sched
+}  // namespace mlsys::schedmate

@@ -1,9 +1,9 @@
 #pragma once
 #include "core/runtime/command.hpp"
 
-namespace mlsys::sched {
+namespace mlsys::schedmate {
 
 // `mlsys schedmate`: sections, modes and the run function.
 const CommandSpec& schedmate_command();
 
-}  // namespace mlsys::sched
+}  // namespace mlsys::schedmate
