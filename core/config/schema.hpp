@@ -206,7 +206,7 @@ void Field<T, M>::assign(void* obj, const YAML::Node& node, const std::string& f
     }
     dst = std::move(out);
   } else if constexpr (std::is_same_v<M, YamlValue>) {
-    dst = YamlValue{YAML::Clone(node), file};
+    dst = YamlValue{node, file};  // not a clone: clones lose the marks that errors cite
   }
 }
 

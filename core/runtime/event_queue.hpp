@@ -1,11 +1,26 @@
 #pragma once
 // Discrete-event queue: time-ordered, ties broken by insertion order (so simulations are
-// deterministic), cancellable. A 4-ary min-heap on (time, sequence) with lazy cancellation:
-// cancel() records the id and pop() skips it, which keeps push/pop at O(log n) with no
-// per-event bookkeeping when nothing is cancelled.
-#include <cassert>
+// deterministic), cancellable.
+//
+// A radix heap over 128-bit keys packing (time, insertion sequence, payload) so that integer
+// order equals (time, sequence) order. It relies on the discrete-event property that nothing is
+// scheduled before the last event popped (push() enforces it), and in exchange push is O(1) and
+// pop amortized O(key bits) with sequential memory access: it runs about twice as fast as a binary
+// heap on a million random events (bench/core_event_queue.cpp).
+// Payloads of up to 4 trivially copyable bytes (a job index, an event code) live inside the key;
+// larger payloads live in a slot array. Cancellation is lazy: cancel() records the sequence
+// number and the event is dropped when it would be popped, so queues that never cancel pay
+// nothing for it. A peek (top_time) never advances time, so events may still be scheduled
+// anywhere at or after the last popped event.
+//
+// Ties compare 32-bit insertion sequence numbers, which orders correctly unless two pending
+// events with exactly the same time were pushed across a wrap of the counter (2^32 pushes).
+#include <algorithm>
 #include <cstdint>
-#include <optional>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -16,103 +31,192 @@ using EventId = uint64_t;
 
 template <class Payload>
 class EventQueue {
+  static constexpr bool kInline = sizeof(Payload) <= 4 && std::is_trivially_copyable_v<Payload>;
+
  public:
   struct Event {
     double time;
-    EventId id;  // also the insertion sequence number
+    EventId id;
     Payload payload;
   };
 
+  // Throws std::logic_error when `time` is earlier than the last popped event's time.
   EventId push(double time, Payload payload) {
-    EventId id = next_id_++;
-    heap_.push_back(Event{time, id, std::move(payload)});
-    sift_up(heap_.size() - 1);
+    EventId id = seq_;
+    Key k = make_key(time, static_cast<uint32_t>(id), 0);
+    if (k < floor_)
+      throw std::logic_error("event scheduled at t=" + std::to_string(time) + ", before the current time t=" +
+                             std::to_string(key_time(floor_)));
+    uint32_t low = 0;
+    if constexpr (kInline) {
+      std::memcpy(&low, &payload, sizeof payload);
+    } else {
+      low = store(std::move(payload));
+    }
+    k |= low;
+    ++seq_;
+    done_.push_back(false);
+    // k >= floor_ implies k > last_: last_ is the last popped key, and k has a later sequence.
+    buckets_[bucket_of(k)].push_back(k);
+    ++size_;
+    ++live_;
+    peeked_ = false;
     return id;
   }
 
-  // Cancels a pending event. Cancelling an id that already fired or was cancelled is a no-op
-  // as long as the caller does not reuse ids (they are never reused).
+  // Cancels a pending event; cancelling one that already fired or was cancelled is a no-op.
   void cancel(EventId id) {
-    if (id < next_id_) cancelled_.insert(id);
+    if (id >= seq_ || done_[id]) return;
+    done_[id] = true;
+    cancelled_.insert(static_cast<uint32_t>(id));
+    --live_;
+    peeked_ = false;
   }
 
-  bool empty() {
-    drop_cancelled();
-    return heap_.empty();
-  }
-  size_t size_upper_bound() const { return heap_.size(); }
+  bool empty() const { return live_ == 0; }
+  size_t size() const { return live_; }
 
-  // Earliest pending event; queue must not be empty.
-  const Event& top() {
-    drop_cancelled();
-    assert(!heap_.empty());
-    return heap_.front();
+  // Time of the earliest pending event, without consuming it; the queue must not be empty.
+  double top_time() {
+    if (!peeked_) {
+      peek_ = find_min_live();
+      peeked_ = true;
+    }
+    return key_time(peek_);
   }
 
+  // Removes and returns the earliest pending event; the queue must not be empty.
   Event pop() {
-    drop_cancelled();
-    assert(!heap_.empty());
-    Event out = std::move(heap_.front());
-    remove_top();
-    return out;
+    peeked_ = false;
+    while (true) {
+      if (buckets_[0].empty()) refill();
+      Key k = buckets_[0].back();
+      buckets_[0].pop_back();
+      --size_;
+      if (!cancelled_.empty()) {
+        auto it = cancelled_.find(static_cast<uint32_t>(k >> 32));
+        if (it != cancelled_.end()) {
+          cancelled_.erase(it);
+          if constexpr (!kInline) free_.push_back(static_cast<uint32_t>(k));
+          continue;
+        }
+      }
+      --live_;
+      floor_ = k & ~static_cast<Key>(0xffffffffu);
+      Event e = make_event(k);
+      done_[e.id] = true;
+      return e;
+    }
   }
 
   void clear() {
-    heap_.clear();
+    for (auto& b : buckets_) b.clear();
+    size_ = live_ = 0;
+    last_ = floor_ = 0;
+    peeked_ = false;
     cancelled_.clear();
+    slots_.clear();
+    free_.clear();
+    std::fill(done_.begin(), done_.end(), true);
   }
-  void reserve(size_t n) { heap_.reserve(n); }
+  void reserve(size_t n) {
+    buckets_[kBuckets - 1].reserve(n);
+    done_.reserve(n);
+  }
 
  private:
-  static bool before(const Event& a, const Event& b) {
-    return a.time < b.time || (a.time == b.time && a.id < b.id);
+  using Key = unsigned __int128;
+  static constexpr size_t kBuckets = 129;
+
+  static Key make_key(double time, uint32_t seq, uint32_t low) {
+    time += 0.0;  // -0.0 -> +0.0
+    uint64_t b;
+    std::memcpy(&b, &time, sizeof b);
+    // Order-preserving map of IEEE doubles onto unsigned integers.
+    b = (b & (1ull << 63)) ? ~b : (b | (1ull << 63));
+    return (static_cast<Key>(b) << 64) | (static_cast<Key>(seq) << 32) | low;
   }
-  void drop_cancelled() {
-    while (!cancelled_.empty() && !heap_.empty()) {
-      auto it = cancelled_.find(heap_.front().id);
-      if (it == cancelled_.end()) return;
-      cancelled_.erase(it);
-      remove_top();
-    }
+  static double key_time(Key k) {
+    uint64_t b = static_cast<uint64_t>(k >> 64);
+    b = (b & (1ull << 63)) ? (b & ~(1ull << 63)) : ~b;
+    double t;
+    std::memcpy(&t, &b, sizeof t);
+    return t;
   }
-  void remove_top() {
-    Event last = std::move(heap_.back());
-    heap_.pop_back();
-    if (!heap_.empty()) {
-      heap_.front() = std::move(last);
-      sift_down(0);
-    }
+  // Bucket i > 0 holds keys whose highest bit differing from last_ is bit i-1.
+  size_t bucket_of(Key k) const {
+    Key x = k ^ last_;
+    uint64_t hi = static_cast<uint64_t>(x >> 64), lo = static_cast<uint64_t>(x);
+    if (hi) return 128 - static_cast<size_t>(__builtin_clzll(hi));
+    if (lo) return 64 - static_cast<size_t>(__builtin_clzll(lo));
+    return 0;
   }
-  void sift_up(size_t i) {
-    Event e = std::move(heap_[i]);
-    while (i > 0) {
-      size_t parent = (i - 1) / 4;
-      if (!before(e, heap_[parent])) break;
-      heap_[i] = std::move(heap_[parent]);
-      i = parent;
-    }
-    heap_[i] = std::move(e);
+  bool is_cancelled(Key k) const {
+    return !cancelled_.empty() && cancelled_.count(static_cast<uint32_t>(k >> 32)) != 0;
   }
-  void sift_down(size_t i) {
-    const size_t n = heap_.size();
-    Event e = std::move(heap_[i]);
-    while (true) {
-      size_t first = 4 * i + 1;
-      if (first >= n) break;
-      size_t best = first;
-      size_t last = first + 4 < n ? first + 4 : n;
-      for (size_t c = first + 1; c < last; ++c)
-        if (before(heap_[c], heap_[best])) best = c;
-      if (!before(heap_[best], e)) break;
-      heap_[i] = std::move(heap_[best]);
-      i = best;
+  // The smallest live key, found without moving anything (so a peek never advances time).
+  Key find_min_live() const {
+    for (const auto& b : buckets_) {
+      bool found = false;
+      Key m = 0;
+      for (Key k : b) {
+        if (is_cancelled(k)) continue;
+        if (!found || k < m) m = k;
+        found = true;
+      }
+      if (found) return m;  // every key in a lower bucket is smaller than any in a higher one
     }
-    heap_[i] = std::move(e);
+    return 0;
+  }
+  // Moves the smallest non-empty bucket's minimum to last_ and redistributes that bucket; every
+  // key lands in a lower bucket, and bucket 0 receives exactly the minimum (keys are unique).
+  void refill() {
+    size_t i = 1;
+    while (buckets_[i].empty()) ++i;
+    auto& b = buckets_[i];
+    Key m = b[0];
+    for (Key k : b) m = k < m ? k : m;
+    last_ = m;
+    for (Key k : b) buckets_[bucket_of(k)].push_back(k);
+    b.clear();
+  }
+  uint32_t store(Payload&& p) {
+    if (!free_.empty()) {
+      uint32_t s = free_.back();
+      free_.pop_back();
+      slots_[s] = std::move(p);
+      return s;
+    }
+    slots_.push_back(std::move(p));
+    return static_cast<uint32_t>(slots_.size() - 1);
+  }
+  Event make_event(Key k) {
+    uint32_t low = static_cast<uint32_t>(k);
+    EventId id = (seq_ & ~0xffffffffull) | static_cast<uint32_t>(k >> 32);
+    if (id >= seq_) id -= 1ull << 32;  // pushed before the last wrap of the low 32 bits
+    if constexpr (kInline) {
+      Payload p;
+      std::memcpy(&p, &low, sizeof p);
+      return Event{key_time(k), id, p};
+    } else {
+      Event e{key_time(k), id, std::move(slots_[low])};
+      free_.push_back(low);
+      return e;
+    }
   }
 
-  std::vector<Event> heap_;
-  std::unordered_set<EventId> cancelled_;
-  EventId next_id_ = 0;
+  Key last_ = 0;   // radix base: every stored key is >= last_
+  Key floor_ = 0;  // (time, 0) of the last event returned: nothing may be scheduled before it
+  Key peek_ = 0;
+  bool peeked_ = false;
+  size_t size_ = 0;  // keys stored, cancelled ones included
+  size_t live_ = 0;  // pending events
+  std::vector<bool> done_;  // per event id: fired or cancelled
+  uint64_t seq_ = 0;
+  std::vector<Key> buckets_[kBuckets];
+  std::unordered_set<uint32_t> cancelled_;
+  std::vector<Payload> slots_;
+  std::vector<uint32_t> free_;
 };
 
 }  // namespace mlsys

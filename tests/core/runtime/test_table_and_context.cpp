@@ -1,0 +1,55 @@
+#include <doctest/doctest.h>
+
+#include "core/runtime/run_context.hpp"
+#include "core/runtime/system.hpp"
+#include "core/runtime/table.hpp"
+#include "core/util/error.hpp"
+#include "core/util/json.hpp"
+#include "tests/common/test_util.hpp"
+
+using namespace mlsys;
+
+TEST_CASE("table: CSV quoting and exact numbers; text alignment") {
+  Table t({"name", "value", "count"});
+  t.add_row({std::string("a,b"), 0.1, int64_t{3}});
+  t.add_row({std::string("say \"hi\""), 2.5, int64_t{-1}});
+  CHECK(t.to_csv() == "name,value,count\n\"a,b\",0.1,3\n\"say \"\"hi\"\"\",2.5,-1\n");
+  CHECK(t.to_text().find("0.100") != std::string::npos);
+  CHECK_THROWS(t.add_row({std::string("short")}));
+}
+
+TEST_CASE("run context: creates the folder, writes config.yaml and refuses to reuse a run folder") {
+  test::TempDir dir("ctx");
+  auto out = (dir / "run1").string();
+  auto cfg = config::resolve({&run_section()}, {}, {"run.out_dir=" + out, "run.log_level=warn"});
+  {
+    RunContext ctx("demo", std::move(cfg));
+    ctx.summary()["answer"] = 42;
+    Table t({"x"});
+    t.add_row({1.0});
+    ctx.write_table("t.csv", t);
+    ctx.finish();
+  }
+  CHECK(test::read_text(dir / "run1/config.yaml").find("out_dir:") != std::string::npos);
+  Json s = Json::parse(test::read_text(dir / "run1/summary.json"));
+  CHECK(s.find("answer")->as_number() == 42);
+  CHECK(s.find("resources")->find("peak_host_rss_bytes")->as_number() > 0);
+  CHECK(test::read_text(dir / "run1/t.csv") == "x\n1\n");
+  auto again = config::resolve({&run_section()}, {}, {"run.out_dir=" + out, "run.log_level=warn"});
+  CHECK_THROWS_AS(RunContext("demo", std::move(again)), UsageError);
+  auto forced = config::resolve({&run_section()}, {}, {"run.out_dir=" + out, "run.overwrite=true", "run.log_level=warn"});
+  CHECK_NOTHROW(RunContext("demo", std::move(forced)));
+}
+
+TEST_CASE("system: memory report lists registered pools") {
+  int id = register_memory_reporter("test_pool", [] {
+    Json j = Json::object();
+    j["in_use"] = 5;
+    return j;
+  });
+  Json r = memory_report();
+  CHECK(r.find("pools")->find("test_pool")->find("in_use")->as_number() == 5);
+  unregister_memory_reporter(id);
+  CHECK(memory_report().find("pools")->find("test_pool") == nullptr);
+  CHECK(peak_rss_bytes() >= current_rss_bytes() / 2);
+}
