@@ -60,8 +60,8 @@ void Resolver::set_path(const std::string& path, const YAML::Node& value, const 
 // descended into (it must then be a map); anything else is an unknown key.
 void Resolver::walk(const YAML::Node& node, const std::string& prefix, const std::string& file) {
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& k = it->first;
-    const YAML::Node& v = it->second;
+    const YAML::Node k = it->first;  // copies: the iterator yields a temporary pair
+    const YAML::Node v = it->second;
     if (!k.IsScalar()) throw ConfigError(detail::location(k, file) + ": keys must be plain names");
     std::string path = prefix.empty() ? k.Scalar() : prefix + "." + k.Scalar();
     if (prefix.empty() && path == "include") continue;  // handled by apply_node
