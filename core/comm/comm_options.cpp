@@ -21,6 +21,13 @@ const config::Section<CommOptions>& comm_section() {
     s.field("link_bandwidth_gbps", &CommOptions::link_bandwidth_gbps,
             "Override the preset's bandwidth (GB/s); 0 keeps it")
         .range(0, 1e5);
+    s.field("link_ranks_per_node", &CommOptions::link_ranks_per_node,
+            "Consecutive ranks per modeled node; messages between nodes use link_inter_preset (0: one node)")
+        .range(0, 1 << 20);
+    s.field("link_inter_preset", &CommOptions::link_inter_preset, "Modeled link class between nodes")
+        .choices({"pcie4", "nvlink", "ethernet25", "infiniband100"});
+    s.field("link_sleep", &CommOptions::link_sleep,
+            "Also sleep each message's modeled time, so measured time reflects the modeled links");
   });
   return s;
 }

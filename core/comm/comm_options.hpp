@@ -16,6 +16,9 @@ struct CommOptions {
   std::string link_preset = "pcie4";  // pcie4 | nvlink | ethernet25 | infiniband100
   double link_latency_us = 0;         // 0: use the preset's value
   double link_bandwidth_gbps = 0;     // GB/s; 0: use the preset's value
+  int link_ranks_per_node = 0;        // consecutive ranks per modeled node; 0 = all on one node
+  std::string link_inter_preset = "ethernet25";  // link class between modeled nodes
+  bool link_sleep = false;            // also sleep the modeled time (measured time then shows it)
 };
 
 const config::Section<CommOptions>& comm_section();

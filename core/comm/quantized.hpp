@@ -1,0 +1,54 @@
+#pragma once
+// Quantized collectives: the caller picks a codec (usually quant::codec_for_bits(bits)); rows of
+// `cols` floats are encoded per destination block, exchanged as bytes and decoded. Each call
+// returns the volume it moved (raw fp32 bytes vs bytes on the wire, metadata included) and adds
+// the same numbers to Communicator::stats().raw_bytes / wire_bytes.
+//
+// Random stream: the block that rank `src` sends to rank `dst` is encoded with
+// block_seed(seed, src, dst), its rows numbered from 0, so a test can reproduce any block with the
+// reference codec. Pass a different `seed` per call (e.g. hash of epoch, layer) for fresh noise.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/comm/communicator.hpp"
+#include "core/quant/codec.hpp"
+
+namespace mlsys::comm {
+
+struct WireVolume {
+  uint64_t raw_bytes = 0;   // fp32 bytes this rank would have sent
+  uint64_t wire_bytes = 0;  // encoded bytes this rank sent (metadata included)
+  double ratio() const { return wire_bytes ? double(raw_bytes) / double(wire_bytes) : 0.0; }
+};
+
+struct QuantizedRequest {
+  Request request;    // wait() receives and decodes into the caller's output
+  WireVolume volume;  // known at start
+  void wait() { request.wait(); }
+};
+
+uint64_t block_seed(uint64_t seed, int src, int dst);
+
+// send: sum(send_rows) rows x cols floats, grouped by destination rank in rank order;
+// recv: sum(recv_rows) rows x cols, grouped by source rank. Blocks to/from self are copied
+// through the codec too (so every row sees the same quantization). Host memory with a CPU codec;
+// device memory (nccl backend) with a codec made with CodecParams::impl = Impl::cuda.
+WireVolume all_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
+                                  std::span<const size_t> send_rows, float* recv, std::span<const size_t> recv_rows,
+                                  size_t cols, uint64_t seed);
+// Asynchronous: encodes now (on the calling thread), exchanges in the background, decodes in wait().
+QuantizedRequest iall_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
+                                         std::span<const size_t> send_rows, float* recv,
+                                         std::span<const size_t> recv_rows, size_t cols, uint64_t seed);
+
+// Sum over ranks of decode(encode(data_r)); the vector is cut into rows of `row_len` values (the
+// last row may be shorter). Every rank gets the same result bit for bit (summed in rank order).
+// Host buffers only.
+WireVolume all_reduce_quantized(Communicator& comm, const quant::Codec& codec, float* data, size_t count, uint64_t seed,
+                                size_t row_len = 128);
+QuantizedRequest iall_reduce_quantized(Communicator& comm, const quant::Codec& codec, float* data, size_t count,
+                                       uint64_t seed, size_t row_len = 128);
+
+}  // namespace mlsys::comm

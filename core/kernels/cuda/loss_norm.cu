@@ -1,0 +1,231 @@
+// Log-softmax, NLL / cross-entropy, cosine loss and LayerNorm on CUDA: one thread per row
+// (class counts and feature widths of the models here are small).
+#include "core/kernels/cuda/cuda_common.cuh"
+
+namespace mlsys::kernels::cuda {
+
+namespace {
+__device__ float row_lse(const float* x, int64_t c) {
+  float m = -INFINITY, s = 0.f;
+  for (int64_t j = 0; j < c; ++j) m = fmaxf(m, x[j]);
+  for (int64_t j = 0; j < c; ++j) s += expf(x[j] - m);
+  return m + logf(s);
+}
+__global__ void log_softmax_kernel(const float* x, float* y, int64_t n, int64_t c) {
+  MLSYS_GRID_STRIDE(r, n) {
+    const float lse = row_lse(x + r * c, c);
+    for (int64_t j = 0; j < c; ++j) y[r * c + j] = x[r * c + j] - lse;
+  }
+}
+__global__ void log_softmax_bw_kernel(const float* y, const float* g, float* gx, int64_t n, int64_t c) {
+  MLSYS_GRID_STRIDE(r, n) {
+    float s = 0.f;
+    for (int64_t j = 0; j < c; ++j) s += g[r * c + j];
+    for (int64_t j = 0; j < c; ++j) gx[r * c + j] = g[r * c + j] - expf(y[r * c + j]) * s;
+  }
+}
+// sums[0] += counted rows, sums[1] += 1 for any label >= c (an error).
+template <class L>
+__global__ void count_rows_kernel(const L* labels, const uint8_t* mask, int64_t n, int64_t c, double* sums) {
+  MLSYS_GRID_STRIDE(r, n) {
+    if (mask && !mask[r]) continue;
+    const int64_t y = labels[r];
+    if (y >= c) atomicAdd(sums + 1, 1.0);
+    else if (y >= 0) atomicAdd(sums, 1.0);
+  }
+}
+// logits_mode: x are logits (cross-entropy) or log-probabilities (NLL).
+template <class L>
+__global__ void nll_kernel(const float* x, const L* labels, const uint8_t* mask, int64_t n, int64_t c, float inv,
+                           bool logits_mode, float* grad, double* loss) {
+  MLSYS_GRID_STRIDE(r, n) {
+    const int64_t y = (mask && !mask[r]) ? -1 : static_cast<int64_t>(labels[r]);
+    if (y < 0 || y >= c) {
+      if (grad)
+        for (int64_t j = 0; j < c; ++j) grad[r * c + j] = 0.f;
+      continue;
+    }
+    const float* xr = x + r * c;
+    const float lse = logits_mode ? row_lse(xr, c) : 0.f;
+    atomicAdd(loss, static_cast<double>(lse - xr[y]));
+    if (grad) {
+      for (int64_t j = 0; j < c; ++j) grad[r * c + j] = logits_mode ? expf(xr[j] - lse) * inv : 0.f;
+      grad[r * c + y] -= inv;
+    }
+  }
+}
+
+float nll_common(DeviceContext& ctx, const Tensor& x, const Tensor& labels, const Tensor& mask, const Tensor& g,
+                 bool logits_mode, const char* fn) {
+  require_f32(x, fn, "input");
+  require_index(labels, fn, "labels");
+  const int64_t n = x.rows(), c = x.row_numel();
+  require_numel(labels, n, fn, "labels");
+  if (mask.defined()) {
+    if (mask.dtype() != DType::u8) throw Error(std::string("kernels::") + fn + ": mask must be u8");
+    require_numel(mask, n, fn, "mask");
+  }
+  if (g.defined()) require_rows_cols(g, n, c, fn, "grad");
+  if (n == 0) return 0.f;
+  const uint8_t* mp = mask.defined() ? mask.data<uint8_t>() : nullptr;
+  double counts[2] = {0, 0};
+  {
+    DeviceSums s(ctx, 2);
+    with_index(labels, [&](const auto* l) {
+      count_rows_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(l, mp, n, c, s.ptr());
+    });
+    check_launch(fn);
+    s.read(counts);
+  }
+  if (counts[1] > 0) throw Error(std::string("kernels::") + fn + ": a label is >= the number of classes (" + std::to_string(c) + ")");
+  const float inv = counts[0] > 0 ? static_cast<float>(1.0 / counts[0]) : 0.f;
+  DeviceSums loss(ctx, 1);
+  with_index(labels, [&](const auto* l) {
+    nll_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(x.data<float>(), l, mp, n, c, inv, logits_mode,
+                                                                g.defined() ? g.data<float>() : nullptr, loss.ptr());
+  });
+  check_launch(fn);
+  double total = 0;
+  loss.read(&total);
+  return counts[0] > 0 ? static_cast<float>(total / counts[0]) : 0.f;
+}
+
+__global__ void cosine_kernel(const float* a, const float* b, float* ga, float* gb, int64_t n, int64_t f, float eps,
+                              float inv_n, double* loss) {
+  MLSYS_GRID_STRIDE(r, n) {
+    double xy = 0, xx = 0, yy = 0;
+    for (int64_t j = 0; j < f; ++j) {
+      const double x = a[r * f + j], y = b[r * f + j];
+      xy += x * y, xx += x * x, yy += y * y;
+    }
+    const double na = fmax(sqrt(xx), static_cast<double>(eps)), nb = fmax(sqrt(yy), static_cast<double>(eps));
+    const double cs = xy / (na * nb);
+    atomicAdd(loss, 1.0 - cs);
+    for (int64_t j = 0; j < f; ++j) {
+      const double x = a[r * f + j], y = b[r * f + j];
+      if (ga) ga[r * f + j] = static_cast<float>(-(y / (na * nb) - cs * x / (na * na)) * inv_n);
+      if (gb) gb[r * f + j] = static_cast<float>(-(x / (na * nb) - cs * y / (nb * nb)) * inv_n);
+    }
+  }
+}
+
+__global__ void layer_norm_kernel(const float* x, const float* gamma, const float* beta, float eps, float* y, float* mean,
+                                  float* rstd, int64_t n, int64_t f) {
+  MLSYS_GRID_STRIDE(r, n) {
+    double s = 0, ss = 0;
+    for (int64_t j = 0; j < f; ++j) s += x[r * f + j];
+    const double mu = f ? s / f : 0.0;
+    for (int64_t j = 0; j < f; ++j) ss += (x[r * f + j] - mu) * (x[r * f + j] - mu);
+    const float m = static_cast<float>(mu), rs = static_cast<float>(1.0 / sqrt((f ? ss / f : 0.0) + eps));
+    mean[r] = m, rstd[r] = rs;
+    for (int64_t j = 0; j < f; ++j) {
+      float v = (x[r * f + j] - m) * rs;
+      if (gamma) v *= gamma[j];
+      if (beta) v += beta[j];
+      y[r * f + j] = v;
+    }
+  }
+}
+__global__ void layer_norm_bw_x_kernel(const float* x, const float* gamma, const float* mean, const float* rstd,
+                                       const float* gy, float* gx, int64_t n, int64_t f) {
+  MLSYS_GRID_STRIDE(r, n) {
+    double sg = 0, sgx = 0;
+    for (int64_t j = 0; j < f; ++j) {
+      const float g = gy[r * f + j] * (gamma ? gamma[j] : 1.f);
+      sg += g, sgx += static_cast<double>(g) * (x[r * f + j] - mean[r]) * rstd[r];
+    }
+    const float mg = f ? static_cast<float>(sg / f) : 0.f, mgx = f ? static_cast<float>(sgx / f) : 0.f;
+    for (int64_t j = 0; j < f; ++j) {
+      const float g = gy[r * f + j] * (gamma ? gamma[j] : 1.f);
+      gx[r * f + j] = rstd[r] * (g - mg - (x[r * f + j] - mean[r]) * rstd[r] * mgx);
+    }
+  }
+}
+__global__ void layer_norm_bw_p_kernel(const float* x, const float* mean, const float* rstd, const float* gy, float* gg,
+                                       float* gb, int64_t n, int64_t f) {
+  MLSYS_GRID_STRIDE(j, f) {
+    double a = 0, b = 0;
+    for (int64_t r = 0; r < n; ++r) {
+      a += static_cast<double>(gy[r * f + j]) * (x[r * f + j] - mean[r]) * rstd[r];
+      b += gy[r * f + j];
+    }
+    if (gg) gg[j] += static_cast<float>(a);
+    if (gb) gb[j] += static_cast<float>(b);
+  }
+}
+}  // namespace
+
+void log_softmax(DeviceContext& ctx, const Tensor& x, const Tensor& out) {
+  require_f32(x, "log_softmax", "x");
+  require_rows_cols(out, x.rows(), x.row_numel(), "log_softmax", "out");
+  if (x.rows() == 0) return;
+  log_softmax_kernel<<<blocks_for(x.rows()), kThreads, 0, stream_of(ctx)>>>(x.data<float>(), out.data<float>(), x.rows(),
+                                                                            x.row_numel());
+  check_launch("log_softmax");
+}
+
+void log_softmax_backward(DeviceContext& ctx, const Tensor& y, const Tensor& gy, const Tensor& gx) {
+  require_f32(y, "log_softmax_backward", "y");
+  require_rows_cols(gy, y.rows(), y.row_numel(), "log_softmax_backward", "grad_y");
+  require_rows_cols(gx, y.rows(), y.row_numel(), "log_softmax_backward", "grad_x");
+  if (y.rows() == 0) return;
+  log_softmax_bw_kernel<<<blocks_for(y.rows()), kThreads, 0, stream_of(ctx)>>>(y.data<float>(), gy.data<float>(),
+                                                                               gx.data<float>(), y.rows(), y.row_numel());
+  check_launch("log_softmax_backward");
+}
+
+float nll_loss(DeviceContext& ctx, const Tensor& logp, const Tensor& labels, const Tensor& mask, const Tensor& g) {
+  return nll_common(ctx, logp, labels, mask, g, false, "nll_loss");
+}
+
+float cross_entropy(DeviceContext& ctx, const Tensor& logits, const Tensor& labels, const Tensor& mask, const Tensor& g) {
+  return nll_common(ctx, logits, labels, mask, g, true, "cross_entropy");
+}
+
+float cosine_similarity_loss(DeviceContext& ctx, const Tensor& a, const Tensor& b, const Tensor& ga, const Tensor& gb,
+                             float eps) {
+  const auto [n, f] = check_cosine(a, b, ga, gb);
+  if (n == 0) return 0.f;
+  DeviceSums loss(ctx, 1);
+  cosine_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(a.data<float>(), b.data<float>(),
+                                                                ga.defined() ? ga.data<float>() : nullptr,
+                                                                gb.defined() ? gb.data<float>() : nullptr, n, f, eps,
+                                                                1.f / static_cast<float>(n), loss.ptr());
+  check_launch("cosine_similarity_loss");
+  double total = 0;
+  loss.read(&total);
+  return static_cast<float>(total / static_cast<double>(n));
+}
+
+void layer_norm(DeviceContext& ctx, const Tensor& x, const Tensor& gamma, const Tensor& beta, float eps, const Tensor& y,
+                const Tensor& mean, const Tensor& rstd) {
+  const auto [n, f] = check_layer_norm(x, gamma, beta, y, mean, rstd);
+  if (n == 0) return;
+  layer_norm_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(
+      x.data<float>(), gamma.defined() ? gamma.data<float>() : nullptr, beta.defined() ? beta.data<float>() : nullptr, eps,
+      y.data<float>(), mean.data<float>(), rstd.data<float>(), n, f);
+  check_launch("layer_norm");
+}
+
+void layer_norm_backward(DeviceContext& ctx, const Tensor& x, const Tensor& gamma, const Tensor& mean, const Tensor& rstd,
+                         const Tensor& gy, const Tensor& gx, const Tensor& gg, const Tensor& gb) {
+  require_f32(x, "layer_norm_backward", "x");
+  const int64_t n = x.rows(), f = x.row_numel();
+  require_rows_cols(gy, n, f, "layer_norm_backward", "grad_y");
+  if (gx.defined() && n > 0) {
+    require_rows_cols(gx, n, f, "layer_norm_backward", "grad_x");
+    layer_norm_bw_x_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(
+        x.data<float>(), gamma.defined() ? gamma.data<float>() : nullptr, mean.data<float>(), rstd.data<float>(),
+        gy.data<float>(), gx.data<float>(), n, f);
+  }
+  if ((gg.defined() || gb.defined()) && f > 0) {
+    if (gg.defined()) require_numel(gg, f, "layer_norm_backward", "grad_gamma");
+    if (gb.defined()) require_numel(gb, f, "layer_norm_backward", "grad_beta");
+    layer_norm_bw_p_kernel<<<blocks_for(f), kThreads, 0, stream_of(ctx)>>>(
+        x.data<float>(), mean.data<float>(), rstd.data<float>(), gy.data<float>(),
+        gg.defined() ? gg.data<float>() : nullptr, gb.defined() ? gb.data<float>() : nullptr, n, f);
+  }
+  check_launch("layer_norm_backward");
+}
+
+}  // namespace mlsys::kernels::cuda

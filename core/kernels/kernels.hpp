@@ -1,0 +1,55 @@
+#pragma once
+// One dispatching interface for every compute kernel. Each call takes the DeviceContext explicitly;
+// all tensor arguments must live on ctx's device (checked; a mismatch throws Error naming both).
+// CPU implementations: core/kernels/cpu/ (OpenBLAS + OpenMP). CUDA twins: core/kernels/cuda/*.cu
+// (cuBLAS, cuSPARSE, own kernels), compiled with MLSYS_WITH_CUDA.
+//
+// Conventions (see kernels.inc for each signature):
+//  - f32 data, row-major, contiguous; index arrays i32 or i64; masks u8 (nonzero = keep).
+//  - Outputs are preallocated by the caller (no allocation in hot loops) and passed as
+//    `const Tensor&` (Tensor is a handle). Unless stated otherwise an output may alias an input
+//    of the same shape for element-wise ops.
+//  - Backward kernels OVERWRITE input gradients (grad_x, grad_in) and ACCUMULATE (+=) into
+//    parameter gradients (grad_w, grad_b, grad_gamma, grad_beta), so layers can sum over calls.
+//  - An undefined Tensor() marks an optional argument as absent.
+//  - Results are deterministic for a given input and thread count; random ops take a seed and
+//    give the same result on every backend and thread count (counter-based RNG).
+#include <cstdint>
+
+#include "core/tensor/csr.hpp"
+#include "core/tensor/device_context.hpp"
+#include "core/tensor/tensor.hpp"
+
+namespace mlsys::kernels {
+
+struct Conv2dParams {
+  int stride_h = 1, stride_w = 1;
+  int pad_h = 0, pad_w = 0;
+};
+
+struct Pool2dParams {
+  int kernel_h = 2, kernel_w = 2;
+  int stride_h = 2, stride_w = 2;
+  int pad_h = 0, pad_w = 0;
+};
+
+struct AdamParams {
+  float lr = 1e-3f;
+  float beta1 = 0.9f;
+  float beta2 = 0.999f;
+  float eps = 1e-8f;
+  float weight_decay = 0.f;
+  bool decoupled = false;  // true = AdamW (decay applied to the weights), false = L2 added to the gradient
+  int64_t step = 1;        // 1-based step number, for bias correction
+};
+
+// Output shape of conv2d for x [N,C,H,W] and w [O,C,KH,KW]; throws Error when it would be empty.
+Shape conv2d_output_shape(const Shape& x, const Shape& w, const Conv2dParams& p);
+// Output shape of a 2-D pooling of x [N,C,H,W].
+Shape pool2d_output_shape(const Shape& x, const Pool2dParams& p);
+// The uniform in [0,1) used for element i by dropout with `seed` (same on every backend).
+float dropout_uniform(uint64_t seed, uint64_t i);
+
+#include "core/kernels/kernels.inc"
+
+}  // namespace mlsys::kernels

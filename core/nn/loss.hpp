@@ -1,0 +1,58 @@
+#pragma once
+// Losses: forward returns the scalar loss and keeps the gradient; backward returns it.
+#include "core/nn/module.hpp"
+
+namespace mlsys::nn {
+
+// Mean cross-entropy of logits [N, C] against labels (i32/i64 [N]) over rows with mask != 0
+// (mask u8 [N], may be undefined) and label >= 0 (negative labels are ignored).
+class CrossEntropyLoss {
+ public:
+  explicit CrossEntropyLoss(DeviceContext& ctx) : ctx_(ctx) {}
+  float forward(const Tensor& logits, const Tensor& labels, const Tensor& mask = Tensor());
+  Tensor backward() const { return grad_; }  // d loss / d logits
+
+ private:
+  DeviceContext& ctx_;
+  Tensor grad_;
+};
+
+// Mean negative log-likelihood on log-probabilities (e.g. after a LogSoftmax layer).
+class NllLoss {
+ public:
+  explicit NllLoss(DeviceContext& ctx) : ctx_(ctx) {}
+  float forward(const Tensor& logp, const Tensor& labels, const Tensor& mask = Tensor());
+  Tensor backward() const { return grad_; }
+
+ private:
+  DeviceContext& ctx_;
+  Tensor grad_;
+};
+
+// Row-wise log-softmax as a layer.
+class LogSoftmax : public Module {
+ public:
+  explicit LogSoftmax(DeviceContext& ctx) : Module(ctx) {}
+  Tensor forward(const Tensor& x) override;
+  Tensor backward(const Tensor& grad_out) override;
+  std::string name() const override { return "LogSoftmax"; }
+
+ private:
+  Tensor output_;
+};
+
+// mean_i (1 - cos(a_i, b_i)); gradients for both inputs.
+class CosineSimilarityLoss {
+ public:
+  explicit CosineSimilarityLoss(DeviceContext& ctx, float eps = 1e-8f) : ctx_(ctx), eps_(eps) {}
+  float forward(const Tensor& a, const Tensor& b);
+  Tensor grad_a() const { return grad_a_; }
+  Tensor grad_b() const { return grad_b_; }
+
+ private:
+  DeviceContext& ctx_;
+  float eps_;
+  Tensor grad_a_, grad_b_;
+};
+
+}  // namespace mlsys::nn

@@ -1,0 +1,85 @@
+#pragma once
+// Quantization codecs: turn a row-major float matrix (rows x cols) into a compact byte string and
+// back. Every codec is an entry of codec_registry() (name, bits, description); callers normally
+// just pick a bit width with codec_for_bits(bits).
+//
+//   name   bits  what
+//   fp32    32   passthrough (4 bytes per value)
+//   fp16    16   IEEE half, round to nearest even
+//   bf16    16   bfloat16, round to nearest even
+//   sr1..8  b    stochastic rounding with per-row min and scale (b in {1, 2, 4, 8})
+//
+// Stochastic rounding (SR), per row r with mn = min(x_r), mx = max(x_r):
+//   s = (2^b - 1) / (mx - mn),  q = clamp(floor((x - mn) * s + u), 0, 2^b - 1),  decode q / s + mn
+// where u ~ U[0,1) comes from a counter-based hash of (seed, row, column) (quant/rng.hpp), so the
+// reference, vectorized CPU and CUDA kernels draw the same u and agree bit for bit. mn and s are
+// stored at the metadata precision (fp16 default, bf16, fp32); mn is rounded down and s rounded
+// toward zero so that every value stays inside the representable range (no clamping bias).
+// Rows with mx == mn decode exactly (the value is stored bit-exactly, see below).
+//
+// Wire layout of an SR block of R rows x F columns (all little-endian):
+//   [ R metadata records ][ payload: R*F codes of b bits, packed densely ]
+//   metadata record r = { min field, scale field }, each 2 bytes (fp16/bf16) or 4 bytes (fp32).
+//   payload: code i = r*F + c occupies bits [i*b, i*b + b) of the payload, LSB first: byte
+//   floor(i*b/8), starting at bit (i*b) % 8. As b divides 8, no code straddles a byte. The last
+//   byte is zero-padded. wire_bytes = R * 2 * meta_bytes + ceil(R*F*b / 8).
+//   Constant row (mx == mn = v): the scale field's sign bit is set (a real scale is always > 0),
+//   all its codes are 0 except as noted, and the fp32 bits of v are stored exactly:
+//     fp32 metadata: min field = v, scale field = 0x80000000.
+//     16-bit metadata: min field = bits 31..16 of v, scale field = 0x8000 | bits 14..0 of v,
+//                      bit 15 of v is the row's first payload code's lowest bit.
+// Inputs must be finite; a row containing inf/NaN decodes to unspecified (but finite-size) output.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/quant/meta_precision.hpp"
+#include "core/registry/registry.hpp"
+
+namespace mlsys::quant {
+
+MetaPrecision parse_meta_precision(const std::string& s);  // "fp16" | "bf16" | "fp32"
+const char* to_string(MetaPrecision m);
+size_t meta_bytes(MetaPrecision m);  // bytes per metadata field (2 or 4)
+
+// Which kernels run. `reference` is the plain scalar definition; `fast` the vectorized CPU kernels
+// (same output bit for bit); `cuda` takes device pointers (only when built with MLSYS_WITH_CUDA).
+enum class Impl { reference, fast, cuda };
+Impl parse_impl(const std::string& s);
+const char* to_string(Impl i);
+
+struct CodecParams {
+  MetaPrecision meta = MetaPrecision::fp16;  // SR codecs only
+  Impl impl = Impl::fast;
+  void* cuda_stream = nullptr;  // Impl::cuda: the cudaStream_t to run on (nullptr = default stream)
+};
+
+class Codec {
+ public:
+  virtual ~Codec() = default;
+  virtual std::string name() const = 0;  // registry name, e.g. "sr1"
+  virtual int bits() const = 0;          // bits per value on the wire, metadata excluded
+  virtual bool stochastic() const { return false; }
+  virtual Impl impl() const = 0;
+  // Exact size of encode(rows, cols) output in bytes.
+  virtual size_t wire_bytes(size_t rows, size_t cols) const = 0;
+  // x: rows*cols floats (row-major) -> out: wire_bytes(rows, cols) bytes. `seed` keys the random
+  // stream (ignored by deterministic codecs). With Impl::cuda both pointers are device pointers.
+  virtual void encode(const float* x, size_t rows, size_t cols, uint64_t seed, uint8_t* out) const = 0;
+  virtual void decode(const uint8_t* in, size_t rows, size_t cols, float* out) const = 0;
+
+  size_t raw_bytes(size_t rows, size_t cols) const { return rows * cols * sizeof(float); }
+};
+
+using CodecRegistry = Registry<Codec, const CodecParams&>;
+CodecRegistry& codec_registry();
+
+// Codec by registry name ("fp32", "fp16", "bf16", "sr1", "sr2", "sr4", "sr8").
+std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& params = {});
+// Codec by bit width: 32 -> fp32, 16 -> fp16, 1/2/4/8 -> sr<bits>. Other widths: ConfigError.
+std::unique_ptr<Codec> codec_for_bits(int bits, const CodecParams& params = {});
+std::string codec_name_for_bits(int bits);
+
+}  // namespace mlsys::quant

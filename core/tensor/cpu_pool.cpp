@@ -1,0 +1,24 @@
+#include "core/tensor/cpu_pool.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+
+namespace mlsys {
+
+size_t CpuCachingPool::class_of(size_t bytes) const {
+  size_t cls = size_class(bytes, kAlignment);
+  if (cls >= kHugeThreshold) cls = (cls + kHugePage - 1) / kHugePage * kHugePage;
+  return cls;
+}
+
+void* CpuCachingPool::system_allocate(size_t cls) {
+  if (cls < kHugeThreshold) return std::aligned_alloc(kAlignment, cls);
+  void* p = std::aligned_alloc(kHugePage, cls);
+  if (p) (void)madvise(p, cls, MADV_HUGEPAGE);  // a hint; fine if THP is off
+  return p;
+}
+
+void CpuCachingPool::system_free(void* p, size_t) { std::free(p); }
+
+}  // namespace mlsys

@@ -1,0 +1,92 @@
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <string>
+
+#include "core/tensor/cuda/cuda_runtime.hpp"
+#include "core/util/error.hpp"
+
+namespace mlsys::cudart {
+
+static void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw Error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the sticky "no driver" error
+    return 0;
+  }
+  return n;
+}
+
+void set_device(int index) { check(cudaSetDevice(index), "cudaSetDevice"); }
+
+int current_device() {
+  int d = 0;
+  check(cudaGetDevice(&d), "cudaGetDevice");
+  return d;
+}
+
+void* create_stream() {
+  cudaStream_t s = nullptr;
+  check(cudaStreamCreate(&s), "cudaStreamCreate");
+  return s;
+}
+
+void destroy_stream(void* s) {
+  if (s) cudaStreamDestroy(static_cast<cudaStream_t>(s));
+}
+
+void synchronize(void* s) {
+  if (!s) check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  else check(cudaStreamSynchronize(static_cast<cudaStream_t>(s)), "cudaStreamSynchronize");
+}
+
+void* create_blas(void* stream) {
+  cublasHandle_t h = nullptr;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) throw Error("cublasCreate failed (is the GPU usable?)");
+  cublasSetStream(h, static_cast<cudaStream_t>(stream));
+  return h;
+}
+
+void destroy_blas(void* h) {
+  if (h) cublasDestroy(static_cast<cublasHandle_t>(h));
+}
+
+void* create_sparse(void* stream) {
+  cusparseHandle_t h = nullptr;
+  if (cusparseCreate(&h) != CUSPARSE_STATUS_SUCCESS) throw Error("cusparseCreate failed (is the GPU usable?)");
+  cusparseSetStream(h, static_cast<cudaStream_t>(stream));
+  return h;
+}
+
+void destroy_sparse(void* h) {
+  if (h) cusparseDestroy(static_cast<cusparseHandle_t>(h));
+}
+
+void memcpy(void* dst, const void* src, size_t bytes) { check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy"); }
+
+void memset_zero(void* p, size_t bytes, int device) {
+  set_device(device);
+  check(cudaMemset(p, 0, bytes), "cudaMemset");
+}
+
+void* device_malloc(size_t bytes) {
+  void* p = nullptr;
+  if (cudaMalloc(&p, bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+
+void device_free(void* p) {
+  if (p) cudaFree(p);
+}
+
+void check_last(const char* what) { check(cudaGetLastError(), what); }
+
+}  // namespace mlsys::cudart

@@ -1,0 +1,189 @@
+// No silent hangs: timeouts, failing ranks and ranks that leave early end every other rank with
+// an error naming the rank and the operation.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "core/comm/comm_error.hpp"
+#include "core/comm/factory.hpp"
+
+using namespace mlsys;
+
+namespace {
+
+std::string failure_of(int n, const CommOptions& o, const comm::RankBody& body) {
+  try {
+    comm::run_inproc(n, o, body);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("comm/inproc: a wait past comm.timeout_s fails naming the rank and operation") {
+  CommOptions o;
+  o.timeout_s = 0.2;
+  std::mutex mu;
+  std::string other;
+  auto t0 = std::chrono::steady_clock::now();
+  std::string err = failure_of(2, o, [&](comm::Communicator& c) {
+    float x = 0;
+    if (c.rank() == 0) {
+      c.recv(&x, sizeof x, 1, 5);  // rank 1 never sends
+    } else {
+      try {
+        c.barrier();
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(mu);
+        other = e.what();
+        throw;
+      }
+    }
+  });
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(err.find("rank 0 of 2 (inproc)") != std::string::npos);
+  CHECK(err.find("recv from rank 1") != std::string::npos);
+  CHECK(err.find("timed out") != std::string::npos);
+  CHECK(err.find("comm.timeout_s") != std::string::npos);
+  // Rank 0 never enters the barrier: rank 1 ends by the abort or by its own timeout, never hangs.
+  CAPTURE(other);
+  CHECK(other.find("rank 1 of 2 (inproc): barrier") == 0);
+  CHECK((other.find("aborted because rank 0 of 2 (inproc): recv from rank 1") != std::string::npos ||
+         other.find("timed out") != std::string::npos));
+  CHECK(secs < 20.0);  // generous: the point is "ends", not speed
+}
+
+TEST_CASE("comm/inproc: a rank that throws makes the others fail with its reason") {
+  CommOptions o;
+  o.timeout_s = 60;  // must not be needed: the abort wakes the waiting ranks
+  std::mutex mu;
+  std::vector<std::string> seen;
+  auto t0 = std::chrono::steady_clock::now();
+  std::string err = failure_of(4, o, [&](comm::Communicator& c) {
+    if (c.rank() == 2) throw std::runtime_error("boom in rank 2's model code");
+    std::vector<float> g(100, 1.0f);
+    try {
+      c.all_reduce(std::span<float>(g));
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(mu);
+      seen.push_back(e.what());
+      throw;
+    }
+  });
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(err == "boom in rank 2's model code");  // the root cause, not a consequence
+  REQUIRE(seen.size() == 3);
+  for (auto& s : seen) {
+    CHECK(s.find("all_reduce") != std::string::npos);
+    CHECK(s.find("aborted because rank 2 failed: boom") != std::string::npos);
+  }
+  CHECK(secs < 30.0);
+}
+
+TEST_CASE("comm/inproc: waiting for a rank that already returned fails at once") {
+  CommOptions o;
+  o.timeout_s = 60;
+  std::string err = failure_of(2, o, [&](comm::Communicator& c) {
+    if (c.rank() == 0) c.barrier();
+  });
+  CHECK(err.find("rank 0 of 2 (inproc): barrier waits for rank 1, which already returned") != std::string::npos);
+}
+
+TEST_CASE("comm/inproc: mismatched all_to_all_v counts are an error, not a corruption") {
+  CommOptions o;
+  o.timeout_s = 10;
+  std::string err = failure_of(2, o, [&](comm::Communicator& c) {
+    std::vector<float> s(8), r(8);
+    std::vector<size_t> sc{4 * 4, size_t(4 * (c.rank() == 0 ? 3 : 4))}, rc{16, 16};
+    if (c.rank() == 1) sc = {16, 16};
+    c.all_to_all_v(s.data(), sc, r.data(), rc);
+  });
+  CHECK(err.find("expected 16") != std::string::npos);
+}
+
+TEST_CASE("comm/inproc: bad peers and counts are rejected with context") {
+  CommOptions o;
+  std::string err = failure_of(2, o, [&](comm::Communicator& c) {
+    int x = 0;
+    c.send(&x, sizeof x, 5);
+  });
+  CHECK(err.find("names rank 5") != std::string::npos);
+  err = failure_of(3, o, [&](comm::Communicator& c) {
+    std::vector<size_t> two{0, 0};
+    c.all_to_all_v(nullptr, two, nullptr, two);
+  });
+  CHECK(err.find("one count per rank (3)") != std::string::npos);
+}
+
+TEST_CASE("comm/inproc: a request dropped without wait() still completes before its buffers go") {
+  CommOptions o;
+  o.timeout_s = 10;
+  std::atomic<int> ok{0};
+  comm::run_inproc(3, o, [&](comm::Communicator& c) {
+    std::vector<int64_t> v(10, c.rank());
+    { auto r = c.iall_reduce(std::span<int64_t>(v)); }  // destructor waits
+    if (v[0] == 0 + 1 + 2) ++ok;
+  });
+  CHECK(ok == 3);
+}
+
+TEST_CASE("comm/factory: backends not built name their CMake option; run_ranks runs inproc ranks") {
+  CHECK(comm::backend_available("inproc"));
+  for (std::string b : {"mpi", "nccl"}) {
+    if (comm::backend_available(b)) continue;
+    try {
+      comm::require_backend(b);
+      FAIL("expected an error");
+    } catch (const ConfigError& e) {
+      CHECK(std::string(e.what()).find(b == "mpi" ? "MLSYS_WITH_MPI" : "MLSYS_WITH_CUDA") != std::string::npos);
+    }
+  }
+  CHECK_THROWS_AS(comm::require_backend("carrier-pigeon"), ConfigError);
+  CommOptions o;
+  o.world_size = 3;
+  std::atomic<int> ranks{0};
+  comm::run_ranks(o, [&](comm::Communicator& c) {
+    ranks += c.rank() + 1;
+    CHECK(c.size() == 3);
+  });
+  CHECK(ranks == 6);
+  o.world_size = 1;
+  auto one = comm::make_communicator(o);
+  CHECK(one->size() == 1);
+  float x = 3;
+  one->all_reduce(&x, 1, comm::DType::f32);
+  CHECK(x == 3);
+}
+
+TEST_CASE("comm/inproc: Request::test polls without blocking and then() runs after completion") {
+  CommOptions o;
+  o.timeout_s = 10;
+  std::atomic<int> polled{0}, continued{0};
+  comm::run_inproc(2, o, [&](comm::Communicator& c) {
+    int64_t v = 41;
+    if (c.rank() == 0) {
+      c.barrier();  // rank 1 is polling by now
+      c.send(&v, sizeof v, 1, 3);
+      return;
+    }
+    int64_t got = 0;
+    auto r = c.irecv(&got, sizeof got, 0, 3);
+    r.then([&] {
+      got += 1;
+      ++continued;
+    });
+    CHECK(!r.test());  // nothing sent yet: rank 0 waits in the barrier for us
+    c.barrier();
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!r.test() && std::chrono::steady_clock::now() < deadline) ++polled;
+    CHECK(r.done());
+    CHECK(got == 42);
+  });
+  CHECK(continued == 1);
+}

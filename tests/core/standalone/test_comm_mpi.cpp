@@ -1,0 +1,119 @@
+// Every collective case on the mpi backend. Run by ctest through `mpirun -np 2` and `-np 4`
+// (tests/core/extra.cmake); every process runs these doctest cases on its own rank.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#ifdef MLSYS_WITH_NCCL
+#include <cuda_runtime_api.h>
+#endif
+
+#include "core/comm/comm_error.hpp"
+#include "core/comm/factory.hpp"
+#include "core/comm/quantized.hpp"
+#include "tests/core/comm/collective_cases.hpp"
+
+using namespace mlsys;
+
+namespace {
+
+comm::Communicator& world() {
+  static std::unique_ptr<comm::Communicator> c = [] {
+    CommOptions o;
+    o.backend = "mpi";
+    o.timeout_s = 60;
+    return comm::make_communicator(o);
+  }();
+  return *c;
+}
+
+}  // namespace
+
+TEST_CASE("comm/mpi: every collective case") {
+  auto& c = world();
+  REQUIRE(c.backend() == "mpi");
+  for (const auto& tc : test::collective_cases()) {
+    CAPTURE(tc.name);
+    CAPTURE(c.rank());
+    CHECK_NOTHROW(tc.body(c));
+  }
+}
+
+TEST_CASE("comm/mpi: quantized all-to-all reports wire bytes in the counters") {
+  auto& c = world();
+  c.reset_stats();
+  test::collective_cases();  // the quantized case above checked values; here only the counters
+  std::vector<size_t> rows(size_t(c.size()), 10);
+  std::vector<float> send(10 * 128 * size_t(c.size()), 1.5f), recv(send.size());
+  for (size_t i = 0; i < send.size(); ++i) send[i] = float(i % 17);
+  auto codec = quant::codec_for_bits(1);
+  auto vol = comm::all_to_all_v_quantized(c, *codec, send.data(), rows, recv.data(), rows, 128, 3);
+  auto st = c.stats();
+  CHECK(st.raw_bytes == vol.raw_bytes);
+  CHECK(st.wire_bytes == vol.wire_bytes);
+  CHECK(vol.ratio() > 25.0);
+}
+
+TEST_CASE("comm/nccl: every collective case, one GPU per rank (skipped without enough GPUs)") {
+#ifndef MLSYS_WITH_NCCL
+  MESSAGE("SKIPPED: built without NCCL (configure with -DMLSYS_WITH_CUDA=ON)");
+#else
+  int gpus = 0;
+  if (cudaGetDeviceCount(&gpus) != cudaSuccess) gpus = 0;
+  auto& w = world();
+  // Every rank must take the same decision, or the others would wait for it.
+  int64_t ok = w.all_reduce_value<int64_t>(gpus >= w.size() ? 1 : 0, comm::ReduceOp::min);
+  if (!ok) {
+    MESSAGE("SKIPPED: the nccl backend needs one GPU per rank; " << gpus << " visible for " << w.size() << " ranks");
+    return;
+  }
+  CommOptions o;
+  o.backend = "nccl";
+  o.timeout_s = 60;
+  auto c = comm::make_communicator(o);
+  for (const auto& tc : test::collective_cases()) {
+    if (tc.host_only) continue;
+    CAPTURE(tc.name);
+    CHECK_NOTHROW(tc.body(*c));
+  }
+#endif
+}
+
+// Run alone by ctest (core/comm/mpi_timeout): rank 1 skips a barrier, so rank 0 must fail within
+// its timeout naming rank and operation; the MPI job is then aborted at exit (no hang).
+TEST_CASE("comm/mpi: a missing peer ends in a timeout error, not a hang" * doctest::skip()) {
+  CommOptions o;
+  o.backend = "mpi";
+  o.timeout_s = 1;
+  auto c = comm::make_communicator(o);
+  if (c->rank() == 0) {
+    try {
+      c->barrier();
+      FAIL("barrier returned although rank 1 never entered it");
+    } catch (const comm::CommTimeoutError& e) {
+      std::printf("observed: %s\n", e.what());
+      std::fflush(stdout);
+    }
+  }
+}
+
+// Run alone by ctest (core/comm/mpi_dead_rank): rank 1 dies in the middle of the job; rank 0,
+// waiting in a barrier, must not hang: mpirun ends the job or rank 0's wait times out.
+TEST_CASE("comm/mpi: a rank that dies does not leave the others hanging" * doctest::skip()) {
+  CommOptions o;
+  o.backend = "mpi";
+  o.timeout_s = 5;
+  auto c = comm::make_communicator(o);
+  c->barrier();
+  if (c->rank() == 1) {
+    std::printf("rank 1 dies now\n");
+    std::fflush(stdout);
+    std::_Exit(3);
+  }
+  try {
+    c->barrier();
+  } catch (const comm::CommTimeoutError& e) {
+    std::printf("observed: %s\n", e.what());
+    std::fflush(stdout);
+  }
+}

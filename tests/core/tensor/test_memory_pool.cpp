@@ -1,0 +1,96 @@
+#include <doctest/doctest.h>
+
+#include "core/runtime/system.hpp"
+#include "core/tensor/cpu_pool.hpp"
+#include "core/tensor/device_context.hpp"
+#include "core/tensor/tensor.hpp"
+#include "tests/core/kernels/backend_test.hpp"
+
+using namespace mlsys;
+
+BACKEND_TEST("pools reuse freed blocks and account peak, cached and hit rate") {
+  DeviceContext own(ctx.device(), 0, "pool-test");
+  MemoryPool& pool = own.pool();
+  void* a = pool.allocate(1000, own.stream());
+  CHECK(reinterpret_cast<uintptr_t>(a) % 64 == 0);
+  PoolStats s = pool.stats();
+  CHECK(s.in_use_bytes >= 1000);
+  CHECK(s.hits == 0);
+  const uint64_t one = s.in_use_bytes;
+  void* b = pool.allocate(3000, own.stream());
+  const uint64_t peak = pool.stats().in_use_bytes;
+  pool.deallocate(a, 1000, own.stream());
+  pool.deallocate(b, 3000, own.stream());
+  s = pool.stats();
+  CHECK(s.in_use_bytes == 0);
+  CHECK(s.peak_bytes == peak);
+  CHECK(s.cached_bytes == peak);
+  void* c = pool.allocate(990, own.stream());  // same size class as 1000: reused
+  CHECK(c == a);
+  s = pool.stats();
+  CHECK(s.hits == 1);
+  CHECK(s.allocations == 3);
+  CHECK(s.hit_rate() == doctest::Approx(1.0 / 3));
+  CHECK(s.in_use_bytes == one);
+  pool.deallocate(c, 990, own.stream());
+  pool.release_cached();
+  CHECK(pool.stats().cached_bytes == 0);
+  CHECK(pool.allocate(0, own.stream()) == nullptr);
+  {
+    Tensor t = Tensor::empty({100, 10}, DType::f32, own);
+    CHECK(pool.stats().in_use_bytes >= 4000);
+  }
+  CHECK(pool.stats().in_use_bytes == 0);  // returned when the last handle died
+}
+
+BACKEND_TEST("a pool limit gives a clear out-of-memory error and frees the cache first") {
+  DeviceContext own(ctx.device(), 1 << 20, "limited");
+  MemoryPool& pool = own.pool();
+  void* a = pool.allocate(600 << 10, own.stream());
+  pool.deallocate(a, 600 << 10, own.stream());  // cached
+  void* b = pool.allocate(900 << 10, own.stream());  // fits after releasing the cache
+  CHECK(pool.stats().cached_bytes == 0);
+  const uint64_t in_use = pool.stats().in_use_bytes;
+  std::string expected = "out of memory in pool limited: asked 307200, limit 1048576, in use " + std::to_string(in_use);
+  CHECK_THROWS_WITH_AS(pool.allocate(300 << 10, own.stream()), doctest::Contains(expected.c_str()), Error);
+  CHECK_THROWS_WITH_AS(Tensor::empty({1 << 20}, DType::f32, own), doctest::Contains("out of memory in pool limited"), Error);
+  pool.deallocate(b, 900 << 10, own.stream());
+}
+
+TEST_CASE("pool statistics appear in the memory report, also after the context is gone") {
+  {
+    DeviceContext ctx(Device::cpu(), 0, "report-test");
+    Tensor t = Tensor::zeros({1000}, DType::f32, ctx);
+    Json r = memory_report();
+    const Json* pools = r.find("pools");
+    REQUIRE(pools != nullptr);
+    const Json* mine = pools->find("report-test");
+    REQUIRE(mine != nullptr);
+    CHECK(mine->find("in_use_bytes")->as_int() >= 4000);
+    CHECK(mine->find("hit_rate") != nullptr);
+    CHECK(mine->find("peak_bytes") != nullptr);
+    // a second live context with the same name gets a distinct one
+    DeviceContext twin(Device::cpu(), 0, "report-test");
+    CHECK(twin.pool().name() == "report-test#2");
+  }
+  Json r = memory_report();
+  const Json* snap = r.find("pools")->find("report-test");
+  REQUIRE(snap != nullptr);  // final statistics: peak kept, nothing in use
+  CHECK_FALSE(snap->find("live")->as_bool());
+  CHECK(snap->find("peak_bytes")->as_int() >= 4000);
+  CHECK(snap->find("in_use_bytes")->as_int() == 0);
+  {
+    DeviceContext again(Device::cpu(), 0, "report-test");  // a live context replaces the snapshot
+    CHECK(memory_report().find("pools")->find("report-test")->find("live")->as_bool());
+  }
+}
+
+TEST_CASE("device contexts from the device: config section") {
+  DeviceOptions o;
+  o.host_pool_limit_mb = 1;
+  auto ctx = DeviceContext::from_options(o);
+  CHECK(ctx->device().is_cpu());
+  CHECK(ctx->pool().stats().limit_bytes == 1 << 20);
+  o.type = "cuda";
+  if (!cuda_compiled()) CHECK_THROWS_WITH_AS(DeviceContext::from_options(o), doctest::Contains("MLSYS_WITH_CUDA"), Error);
+}
