@@ -147,10 +147,11 @@ TEST_CASE("cli: a run writes the same resolved config that config show prints") 
   mlsys::test::TempDir dir("cli");
   for (const char* c : kCommands) {
     std::string out = (dir / c).string();
-    auto show = run_mlsys(std::string("config show ") + c + " --out " + out + " --seed 3");
+    const std::string args = " --out " + out + " --seed 3 -q --set run.progress=off";
+    auto show = run_mlsys(std::string("config show ") + c + args);
     REQUIRE(show.exit_code == 0);
     // The run may succeed or fail; either way config.yaml is written first.
-    run_mlsys(std::string(c) + " --out " + out + " --seed 3 -q --set run.progress=off");
+    run_mlsys(std::string(c) + args);
     std::string written = mlsys::test::read_text(dir / c / "config.yaml");
     REQUIRE_MESSAGE(!written.empty(), c);
     written = written.substr(written.find('\n') + 1);  // drop the comment line
