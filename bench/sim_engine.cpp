@@ -1,0 +1,156 @@
+// Simulator speed: (1) non-preemptive FIFO/SJF/EASY on 1M generated jobs over 1,000 nodes x 8 GPUs
+// (target >= 1M jobs/s on one core), (2) preemptive 2D-LAS with 60 s rounds on 100k jobs over 30
+// simulated days (target <= 2 s), (3) the Helios compatibility mode and the event-driven engine on
+// a lightly loaded 100k-job single-VC trace, against the Helios simulator's measured speed (1,370
+// jobs/s FIFO, 247 jobs/s SRTF on this kind of machine), and (4) on the reference VC traces when
+// MLSYS_DATA_DIR is set (Helios: ~100 jobs/s, 30 for SRTF). Memory is reported as bytes per job.
+//
+//   build-sim/bench/bench_sim_engine [--quick]
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <random>
+
+#include "core/runtime/system.hpp"
+#include "core/util/fs.hpp"
+#include "sim/engine/engine.hpp"
+#include "sim/helios/helios_input.hpp"
+#include "sim/helios/helios_sim.hpp"
+
+using namespace mlsys;
+using namespace mlsys::sim;
+
+namespace {
+
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+// CPU time of this thread: the machine is shared, so wall time alone overstates the cost.
+double cpu_s() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// Poisson arrivals at the rate that loads `gpus` to `load`; demand 1/2/4/8/16 GPUs; log-normal
+// durations (median ~18 min, mean ~56 min).
+std::vector<EngineJob> generate(size_t n, int gpus, double load, uint64_t seed, bool whole_seconds = false) {
+  std::mt19937_64 rng(seed);
+  const int g[] = {1, 2, 4, 8, 16};
+  std::discrete_distribution<int> pick({60, 12, 14, 11, 3});
+  std::lognormal_distribution<double> dur(7.0, 1.5);
+  const double mean_gpus = (60 * 1 + 12 * 2 + 14 * 4 + 11 * 8 + 3 * 16) / 100.0;
+  const double mean_dur = std::exp(7.0 + 1.5 * 1.5 / 2);
+  const double rate = load * gpus / (mean_gpus * mean_dur);
+  std::exponential_distribution<double> gap(rate);
+  std::vector<EngineJob> jobs(n);
+  double t = 0;
+  for (size_t i = 0; i < n; ++i) {
+    t += gap(rng);
+    auto& e = jobs[i];
+    e.info.id = static_cast<sched::JobId>(i);
+    e.info.submit = whole_seconds ? std::floor(t) : t;
+    e.info.num_gpus = g[pick(rng)];
+    e.duration = std::max(1.0, whole_seconds ? std::round(dur(rng)) : dur(rng));
+    e.info.estimate = e.duration;
+  }
+  return jobs;
+}
+
+sched::ClusterState uniform(int nodes, int gpus) {
+  std::vector<sched::NodeSpec> ns(static_cast<size_t>(nodes));
+  for (int i = 0; i < nodes; ++i) {
+    ns[i].gpus = gpus;
+    ns[i].rack = i / 8;
+  }
+  return sched::ClusterState(ns, {"v100"});
+}
+
+void engine_run(const char* what, const std::vector<EngineJob>& jobs, int nodes, const std::string& policy, double round = 60) {
+  EngineOptions o;
+  o.policy = policy;
+  o.sample_interval = 3600;
+  o.policy_params.las_round_s = round;
+  uint64_t rss0 = current_rss_bytes();
+  double t0 = now_s(), c0 = cpu_s();
+  auto r = run_engine(uniform(nodes, 8), jobs, {-1}, o);
+  double dt = now_s() - t0, dc = cpu_s() - c0;
+  uint64_t rss1 = peak_rss_bytes();
+  double span_days = (jobs.back().info.submit - jobs.front().info.submit) / 86400;
+  std::printf("%-22s %-5s %8zu jobs %6.2f days  wall %7.3f s %10.0f jobs/s  cpu %7.3f s %10.0f jobs/s  util %.2f  preempt %lld  (~%.0f B/job peak)\n",
+              what, policy.c_str(), jobs.size(), span_days, dt, jobs.size() / dt, dc, jobs.size() / dc,
+              r.gpu_seconds / (r.makespan * nodes * 8), static_cast<long long>(r.preemptions),
+              rss1 > rss0 ? double(rss1 - rss0) / jobs.size() : 0.0);
+}
+
+void helios_run(const char* what, const std::vector<helios::Job>& jobs, int nodes, const std::string& policy,
+                double helios_jobs_per_s) {
+  std::vector<int> idx;
+  for (int i = 0; i < static_cast<int>(jobs.size()); ++i) idx.push_back(i);
+  double t0 = now_s(), c0 = cpu_s();
+  auto r = helios::simulate_vc(jobs, idx, jobs[0].vc, nodes, 8, policy);
+  double dt = now_s() - t0, dc = cpu_s() - c0;
+  double rate = jobs.size() / dt;
+  std::printf("%-22s %-5s %8zu jobs  wall %7.3f s %10.0f jobs/s = %.0fx Helios (%.0f jobs/s); cpu %.3f s = %.0fx  ticks evaluated %lld of %lld\n",
+              what, policy.c_str(), jobs.size(), dt, rate, rate / helios_jobs_per_s, helios_jobs_per_s, dc,
+              jobs.size() / dc / helios_jobs_per_s,
+              static_cast<long long>(r.ticks_processed), static_cast<long long>(r.makespan));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  std::printf("== 1. non-preemptive, 1,000 nodes x 8 GPUs, load 0.8, one core ==\n");
+  {
+    auto jobs = generate(quick ? 100000 : 1000000, 8000, 0.8, 1);
+    for (const char* p : {"fifo", "sjf", "easy"}) engine_run("generated", jobs, 1000, p);
+  }
+  std::printf("== 2. preemptive 2D-LAS, 60 s rounds, 100k jobs over 30 days ==\n");
+  {
+    auto jobs = generate(100000, 480, 0.8, 2);
+    double span = jobs.back().info.submit;
+    for (auto& j : jobs) j.info.submit *= 30 * 86400 / span;  // exactly 30 days
+    engine_run("generated (60 nodes)", jobs, 60, "las", 60);
+    engine_run("generated (60 nodes)", jobs, 60, "srtf");
+  }
+  std::printf("== 3. lightly loaded 100k-job single-VC trace (whole seconds), 64 nodes ==\n");
+  {
+    auto ej = generate(100000, 512, 0.4, 3, true);
+    std::vector<helios::Job> hj(ej.size());
+    for (size_t i = 0; i < ej.size(); ++i) {
+      hj[i].vc = "vc";
+      hj[i].name = "vc-" + std::to_string(i);
+      hj[i].gpus = ej[i].info.num_gpus;
+      hj[i].submit = static_cast<int64_t>(ej[i].info.submit);
+      hj[i].duration = static_cast<int64_t>(ej[i].duration);
+    }
+    helios_run("helios compat mode", hj, 64, "fifo", 1370);
+    helios_run("helios compat mode", hj, 64, "srtf", 247);
+    engine_run("event-driven engine", ej, 64, "fifo");
+    engine_run("event-driven engine", ej, 64, "srtf");
+  }
+  auto data = data_dir();
+  if (!data.empty()) {
+    std::printf("== 4. the 5 reference VC traces (../shared/reference/helios_gavel), all VCs per policy ==\n");
+    auto ref = data / ".." / "reference" / "helios_gavel";
+    auto jobs = helios::load_cluster_log((ref / "cluster_log.csv").string());
+    helios::load_priorities((ref / "qssf_priority.csv").string(), jobs);
+    auto vcs = helios::load_vc_config((ref / "vc_config.csv").string());
+    for (const auto& p : helios::policies()) {
+      double t0 = now_s();
+      size_t n = 0;
+      for (const auto& [vc, cfg] : vcs) {
+        std::vector<int> idx;
+        for (int i = 0; i < static_cast<int>(jobs.size()); ++i)
+          if (jobs[i].vc == vc) idx.push_back(i);
+        n += idx.size();
+        helios::simulate_vc(jobs, idx, vc, cfg.nodes, cfg.gpus_per_node, p);
+      }
+      double dt = now_s() - t0, base = p == "srtf" ? 30 : 100;
+      std::printf("%-34s %-6s %8zu jobs  %8.4f s  %12.0f jobs/s  = %.0fx the Helios simulator (%.0f jobs/s)\n",
+                  "helios compat, 5 VC traces", p.c_str(), n, dt, n / dt, n / dt / base, base);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,227 @@
+#include "sched/schedmate/advisor/advisor.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <queue>
+
+namespace mlsys::schedmate {
+
+namespace {
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+double stddev(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  double m = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  double s = 0;
+  for (double x : v) s += (x - m) * (x - m);
+  return std::sqrt(s / static_cast<double>(v.size() - 1));
+}
+bool same_num(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+}  // namespace
+
+Json Prediction::to_json() const {
+  Json j = Json::object();
+  j["job_id"] = job_id;
+  j["predicted_duration_s"] = duration_s;
+  j["uncertainty_s"] = uncertainty_s;
+  j["steps_per_s"] = std::isnan(steps_per_s) ? Json(nullptr) : Json(steps_per_s);
+  j["source"] = source;
+  j["similarity"] = similarity;
+  Json n = Json::array();
+  for (const auto& id : neighbors) n.push_back(id);
+  j["neighbors"] = n;
+  j["facts"] = facts.to_json();
+  return j;
+}
+
+Advisor::Advisor(AdvisorOptions opt) : opt_(opt), index_(opt.ngram) {}
+
+double Advisor::key_similarity(const JobFacts& a, const JobFacts& b) const {
+  // Weights reflect how much each fact moves per-step speed.
+  double s = 0;
+  s += 0.30 * (a.model == b.model);
+  s += 0.20 * same_num(a.batch_size, b.batch_size);
+  s += 0.20 * (a.num_gpus == b.num_gpus);
+  s += 0.10 * (a.dataset == b.dataset);
+  s += 0.08 * (a.task == b.task);
+  s += 0.04 * (a.framework == b.framework);
+  s += 0.04 * (a.precision == b.precision);
+  s += 0.04 * (a.tp == b.tp && a.pp == b.pp);
+  return s;
+}
+
+void Advisor::add_history(const AdvisedJob& job) {
+  if (!(job.duration > 0)) return;
+  const std::string text = retrieval_text(job.text);
+  const std::string pkey = job.facts.key() + "\n" + text;
+  auto it = protos_.find(pkey);
+  if (it == protos_.end()) {
+    Prototype p;
+    p.facts = job.facts;
+    p.grams = index_.counts(text);
+    index_.add(p.grams);
+    it = protos_.emplace(pkey, std::move(p)).first;
+  }
+  Prototype& p = it->second;
+  const double ld = std::log(job.duration);
+  p.log_duration.push_back(ld);
+  if (job.facts.steps > 0) p.log_rate.push_back(std::log(job.facts.steps / job.duration));
+  if (p.ids.size() < 3) p.ids.push_back(job.id);
+  user_log_durations_[job.user].push_back(ld);
+  all_log_durations_.push_back(ld);
+  ++history_count_;
+}
+
+Prediction Advisor::predict(const AdvisedJob& job) const {
+  Prediction pr;
+  pr.job_id = job.id;
+  pr.facts = job.facts;
+  const std::string text = retrieval_text(job.text);
+  const auto grams = index_.counts(text);
+  struct Cand {
+    const Prototype* p;
+    double sim, key;
+  };
+  std::vector<Cand> cands;
+  for (const auto& [k, p] : protos_) {
+    double ks = key_similarity(job.facts, p.facts);
+    double sim = opt_.key_weight * ks + (1 - opt_.key_weight) * index_.cosine(grams, p.grams);
+    if (sim >= opt_.min_similarity) cands.push_back({&p, sim, ks});
+  }
+  std::sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) { return a.sim > b.sim; });
+  if (cands.size() > static_cast<size_t>(opt_.k)) cands.resize(static_cast<size_t>(opt_.k));
+  // An exact structural match outweighs any number of approximate ones.
+  bool exact = !cands.empty() && cands.front().key >= 0.999;
+  if (exact) cands.erase(std::remove_if(cands.begin(), cands.end(), [](const Cand& c) { return c.key < 0.999; }), cands.end());
+  const bool steps_known = job.facts.steps > 0;
+  if (!cands.empty()) {
+    double wsum = 0, mean = 0;
+    std::vector<std::pair<double, double>> est;  // (log value, weight)
+    double within_var = 0;
+    for (const auto& c : cands) {
+      const Prototype& p = *c.p;
+      double lv;
+      if (steps_known && !p.log_rate.empty()) {
+        lv = median(p.log_rate);
+        // Another batch size or GPU count: carry over samples/s, scaled to this job's shape.
+        if (job.facts.batch_size > 0 && p.facts.batch_size > 0) lv += std::log(p.facts.batch_size / job.facts.batch_size);
+        if (job.facts.num_gpus > 0 && p.facts.num_gpus > 0) lv += std::log(static_cast<double>(job.facts.num_gpus) / p.facts.num_gpus);
+        within_var += stddev(p.log_rate) * stddev(p.log_rate);
+      } else if (!steps_known) {
+        lv = median(p.log_duration);
+        within_var += stddev(p.log_duration) * stddev(p.log_duration);
+      } else {
+        continue;
+      }
+      double w = c.sim * c.sim * std::log1p(static_cast<double>(p.log_duration.size()));
+      est.push_back({lv, w});
+      wsum += w;
+      mean += w * lv;
+    }
+    if (wsum > 0) {
+      mean /= wsum;
+      double between = 0;
+      for (auto& [v, w] : est) between += w * (v - mean) * (v - mean);
+      between /= wsum;
+      // A 5% floor: even an identical configuration varies from run to run.
+      double sigma = std::max(0.05, std::sqrt(between + within_var / static_cast<double>(est.size())) + (1.0 - cands.front().sim) * 0.5);
+      if (steps_known) {
+        pr.steps_per_s = std::exp(mean);
+        pr.duration_s = job.facts.steps / pr.steps_per_s;
+      } else {
+        pr.duration_s = std::exp(mean);
+      }
+      pr.uncertainty_s = pr.duration_s * sigma;
+      pr.source = exact ? "knn_exact" : "knn";
+      pr.similarity = cands.front().sim;
+      for (const auto& c : cands)
+        for (const auto& id : c.p->ids)
+          if (pr.neighbors.size() < 5) pr.neighbors.push_back(id);
+      return pr;
+    }
+  }
+  auto from_logs = [&](const std::vector<double>& v, const char* src) {
+    double m = median(v);
+    pr.duration_s = std::exp(m);
+    pr.uncertainty_s = pr.duration_s * std::max(0.5, stddev(v));
+    pr.source = src;
+  };
+  auto u = user_log_durations_.find(job.user);
+  if (u != user_log_durations_.end() && static_cast<int>(u->second.size()) >= opt_.min_user_jobs) from_logs(u->second, "user");
+  else if (!all_log_durations_.empty()) from_logs(all_log_durations_, "global");
+  else {
+    pr.duration_s = opt_.prior_duration_s;
+    pr.uncertainty_s = opt_.prior_duration_s * 1.5;
+    pr.source = "prior";
+  }
+  return pr;
+}
+
+void HeliosStyleEstimator::add_history(const std::string& user, const std::string& name, double d) {
+  for (Mean* m : {&user_name_[user + "\n" + name], &name_[name], &user_[user], &all_}) {
+    m->sum += d;
+    ++m->n;
+  }
+}
+
+double HeliosStyleEstimator::predict(const std::string& user, const std::string& name) const {
+  for (const auto* table : {&user_name_, &name_, &user_}) {
+    const std::string key = table == &user_name_ ? user + "\n" + name : table == &name_ ? name : user;
+    auto it = table->find(key);
+    if (it != table->end() && it->second.n > 0) return it->second.sum / it->second.n;
+  }
+  return all_.n > 0 ? all_.sum / all_.n : 3600.0;
+}
+
+OnlineResult predict_online(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+  OnlineResult r;
+  Advisor advisor(opt);
+  HeliosStyleEstimator helios;
+  using Finish = std::pair<double, size_t>;  // earliest finish, job index
+  std::priority_queue<Finish, std::vector<Finish>, std::greater<>> running;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const AdvisedJob& j = jobs[i];
+    while (!running.empty() && running.top().first <= j.submit_time) {
+      const AdvisedJob& h = jobs[running.top().second];
+      advisor.add_history(h);
+      helios.add_history(h.user, h.name, h.duration);
+      running.pop();
+    }
+    r.schedmate.push_back(advisor.predict(j));
+    r.helios.push_back(helios.predict(j.user, j.name));
+    if (j.duration > 0) running.push({j.submit_time + j.duration, i});
+  }
+  return r;
+}
+
+OnlineResult predict_online_by_vc(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+  std::map<std::string, std::vector<size_t>> groups;
+  for (size_t i = 0; i < jobs.size(); ++i) groups[jobs[i].vc].push_back(i);
+  OnlineResult r;
+  r.schedmate.resize(jobs.size());
+  r.helios.resize(jobs.size());
+  for (const auto& [vc, idx] : groups) {
+    std::vector<AdvisedJob> part;
+    part.reserve(idx.size());
+    for (size_t i : idx) part.push_back(jobs[i]);
+    OnlineResult g = predict_online(part, opt);
+    for (size_t k = 0; k < idx.size(); ++k) {
+      r.schedmate[idx[k]] = std::move(g.schedmate[k]);
+      r.helios[idx[k]] = g.helios[k];
+    }
+  }
+  return r;
+}
+
+double within(const std::vector<double>& p, const std::vector<double>& t, double tol) {
+  if (p.empty() || p.size() != t.size()) return 0;
+  size_t ok = 0;
+  for (size_t i = 0; i < p.size(); ++i)
+    if (t[i] > 0 && std::abs(p[i] - t[i]) <= tol * t[i]) ++ok;
+  return static_cast<double>(ok) / static_cast<double>(p.size());
+}
+
+}  // namespace mlsys::schedmate

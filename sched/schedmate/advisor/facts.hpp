@@ -1,0 +1,47 @@
+#pragma once
+// Structured facts about a job, extracted from its command line and (optionally) its entry script:
+// what the scheduler would need to know but only sees as free text.
+#include <cmath>
+#include <string>
+
+#include "core/util/json.hpp"
+
+namespace mlsys::schedmate {
+
+struct JobFacts {
+  std::string framework;  // pytorch, tensorflow, jax, deepspeed, megatron, "" = unknown
+  std::string task;       // image_classification, translation, language_modeling, ...
+  std::string model;      // resnet50, transformer, gpt, ...
+  std::string dataset;    // cifar10, imagenet, ...
+  std::string precision;  // fp32, fp16, bf16, amp ("" = unknown)
+  double batch_size = NAN;
+  double epochs = NAN;
+  double steps = NAN;     // optimizer steps of the whole run
+  int num_gpus = 0;
+  int dp = 0, tp = 1, pp = 1;  // dp 0 = all GPUs not used by tp x pp
+  std::string source = "embedded";
+
+  // The structured retrieval key (everything that decides per-step speed).
+  std::string key() const;
+  Json to_json() const;
+};
+
+struct JobText {
+  std::string command;
+  std::string script;      // entry script text, may be empty
+  std::string name;        // job name / type from the trace
+  int num_gpus = 0;
+  double trace_steps = 0;  // steps the trace states separately from the command (Gavel)
+};
+
+// Embedded rule-based extraction.
+JobFacts extract_facts(const JobText& job);
+
+// The command with run-length arguments (steps, epochs) and placeholders removed: the text whose
+// n-grams describe *what* runs, not for how long.
+std::string retrieval_text(const JobText& job);
+
+// Fills facts from a JSON object (analyzer replies); unknown keys are ignored.
+JobFacts facts_from_json(const Json& j, const JobFacts& fallback);
+
+}  // namespace mlsys::schedmate

@@ -1,0 +1,52 @@
+#pragma once
+// Analyzer backends: who reads text for SchedMate. `embedded` (rules, templates, retrieval) is the
+// default; `openai` asks an OpenAI-compatible chat-completions server and falls back to embedded.
+// Calls are per job (fact extraction), per new log format (pattern) and per failure (diagnosis),
+// never per log line.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/registry/registry.hpp"
+#include "core/util/json.hpp"
+#include "sched/schedmate/advisor/facts.hpp"
+#include "sched/schedmate/failure/failure_handler.hpp"
+#include "sched/schedmate/tracker/learned_format.hpp"
+
+namespace mlsys::schedmate {
+
+struct AnalyzerOptions {
+  std::string url = "http://127.0.0.1:8080/v1/chat/completions";
+  std::string model = "local";
+  std::string api_key_env = "";   // name of the environment variable holding the key ("" = none)
+  double timeout_s = 30;
+  int retries = 2;
+  std::string cache_dir = "";     // "" = no cache
+  int max_calls_per_job = 3;
+};
+
+struct AnalyzerStats {
+  int64_t calls = 0;       // requests sent
+  int64_t cache_hits = 0;
+  int64_t fallbacks = 0;   // answers that came from embedded after a failure
+  int64_t invalid = 0;     // replies that were not valid JSON or broke the schema
+  int64_t errors = 0;      // transport errors, timeouts, HTTP errors
+  Json to_json() const;
+};
+
+class Analyzer {
+ public:
+  virtual ~Analyzer() = default;
+  virtual std::string name() const = 0;
+  // `job_key` groups calls per job for the call budget.
+  virtual JobFacts extract(const JobText& job, const std::string& job_key) = 0;
+  virtual std::optional<LearnedPattern> pattern(const std::vector<std::string>& sample, const std::string& job_key) = 0;
+  virtual Diagnosis diagnose(const std::vector<std::string>& lines, bool stalled, const std::string& job_key) = 0;
+  virtual AnalyzerStats stats() const { return {}; }
+};
+
+using AnalyzerRegistry = Registry<Analyzer, const AnalyzerOptions&>;
+AnalyzerRegistry& analyzer_registry();
+
+}  // namespace mlsys::schedmate

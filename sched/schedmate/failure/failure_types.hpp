@@ -1,0 +1,37 @@
+#pragma once
+// Failure categories and the actions SchedMate recommends for them. The action names are the
+// `failure_action` column of the hints CSV that `mlsys simulate --estimator hints` reads.
+#include <string>
+#include <vector>
+
+namespace mlsys::schedmate {
+
+enum class FailureCategory {
+  None,           // no failure in the log
+  NcclTimeout,    // infra: collective/communication timeout (watchdog)
+  GpuHardware,    // infra: Xid, ECC, GPU fallen off the bus
+  NodeFailure,    // infra: node lost, kernel panic, machine check
+  Network,        // infra: connection reset/refused, IB errors
+  Storage,        // infra: I/O error, stale handle, disk full
+  GpuOom,         // user: CUDA out of memory
+  HostOom,        // user: host RAM OOM killer / SIGKILL
+  ScriptError,    // user: import, file, syntax, type errors
+  BadConfig,      // user: bad arguments or configuration
+  Unknown,        // failed, but no rule explains it
+};
+
+enum class FailureAction { None, Resubmit, ResubmitExcludeNode, ResubmitMoreMemory, DoNotRetry };
+
+const char* to_string(FailureCategory c);
+const char* to_string(FailureAction a);
+// Parses "infra/nccl_timeout" etc.; throws ConfigError listing the valid names.
+FailureCategory parse_category(const std::string& name);
+const std::vector<FailureCategory>& all_categories();  // every category, None first
+bool is_user_error(FailureCategory c);
+bool is_infra_error(FailureCategory c);
+// The only place that maps a category to an action: user errors never get a plain retry.
+FailureAction action_for(FailureCategory c);
+// One-line human advice that goes with the action.
+const char* advice_for(FailureCategory c);
+
+}  // namespace mlsys::schedmate

@@ -1,0 +1,331 @@
+#include "sched/schedmate/generator/log_generator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "core/util/error.hpp"
+#include "core/util/strings.hpp"
+#include "sched/schedmate/tracker/line_time.hpp"
+
+namespace mlsys::schedmate {
+
+namespace {
+
+std::string fmt(const char* f, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, f, args...);
+  return buf;
+}
+
+std::string iso_time(double t) {
+  long secs = static_cast<long>(std::floor(t));
+  long days = secs / 86400, rem = secs % 86400;
+  // civil_from_days
+  long z = days + 719468;
+  long era = (z >= 0 ? z : z - 146096) / 146097;
+  long doe = z - era * 146097;
+  long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  long y = yoe + era * 400;
+  long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  long mp = (5 * doy + 2) / 153;
+  long d = doy - (153 * mp + 2) / 5 + 1;
+  long m = mp + (mp < 10 ? 3 : -9);
+  y += m <= 2;
+  int ms = static_cast<int>((t - std::floor(t)) * 1000.0);
+  return fmt("%04ld-%02ld-%02ldT%02ld:%02ld:%02ld.%03dZ", y, m, d, rem / 3600, (rem / 60) % 60, rem % 60, ms);
+}
+
+std::string clock_text(double s) {
+  long v = static_cast<long>(s);
+  if (v >= 3600) return fmt("%ld:%02ld:%02ld", v / 3600, (v / 60) % 60, v % 60);
+  return fmt("%02ld:%02ld", v / 60, v % 60);
+}
+
+std::string bar(double frac, bool keras) {
+  const int width = keras ? 30 : 10;
+  int full = static_cast<int>(frac * width);
+  std::string b;
+  if (keras) {
+    for (int i = 0; i < width; ++i) b += i < full ? "=" : (i == full ? ">" : ".");
+    return b;
+  }
+  for (int i = 0; i < width; ++i) b += i < full ? "#" : " ";
+  return b;
+}
+
+std::string tqdm_tail(double elapsed, double remaining, double rate) {
+  std::string r = rate >= 1 ? fmt("%.2fit/s", rate) : fmt("%.2fs/it", 1.0 / rate);
+  return "[" + clock_text(elapsed) + "<" + clock_text(remaining) + ", " + r;
+}
+
+}  // namespace
+
+const std::vector<LogFormat>& generated_formats() {
+  static const std::vector<LogFormat> f = {LogFormat::Tqdm,  LogFormat::Lightning, LogFormat::HfTrainer,
+                                           LogFormat::Megatron, LogFormat::Keras, LogFormat::DeepSpeed,
+                                           LogFormat::Plain, LogFormat::Learned};
+  return f;
+}
+
+LogFormat parse_format(const std::string& name) {
+  std::vector<std::string> names;
+  for (auto f : generated_formats()) {
+    if (name == to_string(f)) return f;
+    names.push_back(to_string(f));
+  }
+  throw ConfigError("unknown log format '" + name + "'; valid: " + join(names, ", "));
+}
+
+std::vector<std::string> failure_block(FailureCategory c, uint64_t seed) {
+  std::mt19937_64 rng(seed * 7919 + static_cast<uint64_t>(c));
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  int rank = pick(8), pid = 10000 + pick(50000), node = 1 + pick(200);
+  std::vector<std::string> traceback = {"Traceback (most recent call last):",
+                                        fmt("  File \"train.py\", line %d, in <module>", 100 + pick(400)),
+                                        "    main()", fmt("  File \"train.py\", line %d, in main", 20 + pick(80))};
+  auto with_tb = [&](std::string last) {
+    auto v = traceback;
+    v.push_back(std::move(last));
+    return v;
+  };
+  switch (c) {
+    case FailureCategory::None: return {"Training completed. Saving final model to /output/final_model"};
+    case FailureCategory::NcclTimeout:
+      switch (pick(3)) {
+        case 0:
+          return {fmt("[rank%d]:[E%02d%02d 10:%02d:%02d.%06d ProcessGroupNCCL.cpp:632] [Rank %d] Watchdog caught "
+                      "collective operation timeout: WorkNCCL(SeqNum=%d, OpType=ALLREDUCE, NumelIn=%d, NumelOut=%d, "
+                      "Timeout(ms)=1800000) ran for 180%04d milliseconds before timing out.",
+                      rank, 5, 1 + pick(28), pick(60), pick(60), pick(999999), rank, 1000 + pick(90000),
+                      1 << (10 + pick(10)), 1 << (10 + pick(10)), pick(9999))};
+        case 1:
+          return {fmt("[E ProcessGroupNCCL.cpp:%d] Some NCCL operations have failed or timed out. Due to the "
+                      "asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted data.",
+                      400 + pick(400)),
+                  "To avoid data inconsistency, we are taking the entire process down."};
+        default:
+          return with_tb(fmt("RuntimeError: NCCL communicator was aborted on rank %d. Original reason for failure "
+                             "was: [Rank %d] Watchdog caught collective operation timeout",
+                             rank, rank));
+      }
+    case FailureCategory::GpuHardware:
+      switch (pick(3)) {
+        case 0:
+          return {fmt("NVRM: Xid (PCI:0000:%02x:00): 79, pid=%d, GPU has fallen off the bus.", 16 + pick(200), pid)};
+        case 1: return with_tb("RuntimeError: CUDA error: uncorrectable ECC error encountered");
+        default:
+          return {fmt("NVRM: Xid (PCI:0000:%02x:00): 48, pid=%d, An uncorrectable double bit error (DBE) has been "
+                      "detected on GPU in the framebuffer at partition %d.",
+                      16 + pick(200), pid, pick(8))};
+      }
+    case FailureCategory::NodeFailure:
+      switch (pick(3)) {
+        case 0:
+          return {fmt("slurmstepd: error: *** JOB %d ON node-%03d CANCELLED AT 2024-05-01T12:%02d:%02d DUE TO NODE "
+                      "FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***",
+                      100000 + pick(800000), node, pick(60), pick(60))};
+        case 1: return {fmt("Pod worker-%d evicted: node node-%03d status is NodeNotReady", rank, node)};
+        default: return {fmt("Message from syslogd@node-%03d: kernel:[%d.%03d] Kernel panic - not syncing: Fatal "
+                             "machine check", node, 1000 + pick(90000), pick(1000))};
+      }
+    case FailureCategory::Network:
+      switch (pick(3)) {
+        case 0: return with_tb("ConnectionResetError: [Errno 104] Connection reset by peer");
+        case 1:
+          return {fmt("node-%03d:%d:%d [%d] NCCL WARN NET/IB : Got completion from peer 10.0.%d.%d<%d> with error 12, "
+                      "opcode 0, len 0, vendor err 129",
+                      node, pid, pid + 7, rank, pick(255), pick(255), 40000 + pick(20000))};
+        default:
+          return with_tb(fmt("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by "
+                             "peer [10.0.%d.%d]:%d",
+                             pick(255), pick(255), 20000 + pick(40000)));
+      }
+    case FailureCategory::Storage:
+      switch (pick(3)) {
+        case 0: return with_tb(fmt("OSError: [Errno 5] Input/output error: '/mnt/lustre/ckpt/step_%d.pt'", pick(90000)));
+        case 1: return with_tb("OSError: [Errno 116] Stale file handle");
+        default: return with_tb("OSError: [Errno 28] No space left on device");
+      }
+    case FailureCategory::GpuOom:
+      switch (pick(3)) {
+        case 0:
+          return with_tb(fmt("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate %d.%02d GiB. GPU %d "
+                             "has a total capacity of 79.15 GiB of which %d.%02d MiB is free.",
+                             1 + pick(8), pick(100), rank, pick(500), pick(100)));
+        case 1:
+          return with_tb(fmt("RuntimeError: CUDA out of memory. Tried to allocate %d.00 MiB (GPU %d; 31.75 GiB total "
+                             "capacity; %d.%02d GiB already allocated; %d.%02d MiB free)",
+                             64 << pick(5), rank, 20 + pick(10), pick(100), pick(100), pick(100)));
+        default: return with_tb("RuntimeError: CUDA error: out of memory");
+      }
+    case FailureCategory::HostOom:
+      switch (pick(3)) {
+        case 0:
+          return {"torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+                  "Root Cause (first observed failure):",
+                  fmt("  rank      : %d (local_rank: %d)", rank, rank),
+                  fmt("  exitcode  : -9 (pid: %d)", pid),
+                  fmt("  traceback : Signal 9 (SIGKILL) received by PID %d", pid)};
+        case 1:
+          return {fmt("[%d.%06d] Out of memory: Killed process %d (python3) total-vm:%dkB, anon-rss:%dkB", 10000 + pick(90000),
+                      pick(999999), pid, 100000000 + pick(90000000), 90000000 + pick(9000000))};
+        default:
+          return with_tb(fmt("MemoryError: Unable to allocate %d.%d GiB for an array with shape (%d, %d) and data type "
+                             "float32",
+                             10 + pick(90), pick(10), 100000 + pick(900000), 1024 << pick(3)));
+      }
+    case FailureCategory::ScriptError:
+      switch (pick(4)) {
+        case 0: return with_tb("ModuleNotFoundError: No module named 'apex'");
+        case 1: return with_tb("TypeError: forward() got an unexpected keyword argument 'labels'");
+        case 2: return with_tb(fmt("FileNotFoundError: [Errno 2] No such file or directory: '/data/shard_%05d.json'", pick(99999)));
+        default: return with_tb("AttributeError: 'NoneType' object has no attribute 'shape'");
+      }
+    case FailureCategory::BadConfig:
+      switch (pick(4)) {
+        case 0: return {"usage: train.py [-h] [--lr LR] [--batch-size N]", "train.py: error: unrecognized arguments: --lr-warmup 100"};
+        case 1:
+          return {"usage: train.py [-h] [--optimizer {sgd,adam,adamw}]",
+                  "train.py: error: argument --optimizer: invalid choice: 'adamw8' (choose from 'sgd', 'adam', 'adamw')"};
+        case 2:
+          return with_tb(fmt("AssertionError: global batch size (%d) is not divisible by micro batch size (%d) times "
+                             "data parallel size (%d)",
+                             1000 + pick(100), 3, 8));
+        default: return with_tb("omegaconf.errors.MissingMandatoryValue: Missing mandatory value: model.hidden_size");
+      }
+    case FailureCategory::Unknown:
+      switch (pick(3)) {
+        case 0: return {"Segmentation fault (core dumped)"};
+        case 1: return {"terminate called after throwing an instance of 'c10::Error'", "  what():  unexpected internal state"};
+        default: return {"Fatal Python error: Aborted", "", "Current thread 0x00007f (most recent call first):"};
+      }
+  }
+  return {};
+}
+
+std::string GeneratedLog::text() const {
+  std::string out;
+  for (const auto& l : lines) {
+    out += l;
+    out += '\n';
+  }
+  return out;
+}
+
+GeneratedLog generate_log(const LogSpec& spec) {
+  if (spec.total_steps <= 0 || spec.steps_per_s <= 0 || spec.log_every <= 0)
+    throw ConfigError("log generator: total_steps, steps_per_s and log_every must be positive");
+  std::mt19937_64 rng(spec.seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  GeneratedLog g;
+  g.label = spec.failure;
+  double t = spec.start_time;
+  const int epochs = std::max(1, spec.epochs);
+  const int64_t spe = std::max<int64_t>(1, spec.total_steps / epochs);  // steps per epoch
+  const int64_t total = spe * epochs;
+  auto emit = [&](double at, std::string line, int64_t step) {
+    g.lines.push_back(iso_time(at) + " " + line);
+    g.times.push_back(at);
+    g.step_at_line.push_back(step);
+  };
+  // Header lines (startup takes a while before the first step).
+  const LogFormat f = spec.format;
+  emit(t, "Starting job: python train.py --config config.yaml", 0);
+  if (f == LogFormat::HfTrainer) {
+    emit(t + 1, "***** Running training *****", 0);
+    emit(t + 1, fmt("  Num examples = %ld", static_cast<long>(total * 32)), 0);
+    emit(t + 1, fmt("  Num Epochs = %d", epochs), 0);
+    emit(t + 1, fmt("  Total optimization steps = %ld", static_cast<long>(total)), 0);
+  } else if (f == LogFormat::Lightning) {
+    emit(t + 1, fmt("Trainer configuration: max_epochs=%d, precision=16-mixed, devices=8", epochs), 0);
+  } else if (f == LogFormat::Megatron || f == LogFormat::DeepSpeed) {
+    emit(t + 1, fmt("  train_iters ..................................... %ld", static_cast<long>(total)), 0);
+  }
+  t += 30;  // model and data loading
+  g.first_step_t = t;
+  const int64_t fail_step = spec.failure == FailureCategory::None
+                                ? total + 1
+                                : std::clamp<int64_t>(static_cast<int64_t>(spec.fail_at * static_cast<double>(total)), 1, total);
+  const double base = 1.0 / spec.steps_per_s;
+  double loss = 4.0;
+  int keras_epoch_printed = 0;
+  for (int64_t step = 1; step <= total; ++step) {
+    t += base * (1.0 + spec.jitter * u(rng));
+    if (step == fail_step) break;
+    loss = loss * 0.999 + 0.001 * (1.0 + 0.2 * u(rng));
+    const int epoch0 = static_cast<int>((step - 1) / spe);  // 0-based epoch of this step
+    const int64_t in_epoch = step - static_cast<int64_t>(epoch0) * spe;
+    if (f == LogFormat::Keras && keras_epoch_printed <= epoch0) {
+      emit(t - base, fmt("Epoch %d/%d", epoch0 + 1, epochs), step - 1);
+      keras_epoch_printed = epoch0 + 1;
+    }
+    if (step % spec.log_every != 0 && step != total) continue;
+    const double elapsed = t - g.first_step_t;
+    const double rate = static_cast<double>(step) / elapsed;
+    const double frac = static_cast<double>(step) / static_cast<double>(total);
+    const double remaining = static_cast<double>(total - step) / rate;
+    switch (f) {
+      case LogFormat::Tqdm:
+      case LogFormat::HfTrainer:
+        emit(t, fmt("%3d%%|%s| %ld/%ld ", static_cast<int>(frac * 100), bar(frac, false).c_str(), static_cast<long>(step),
+                    static_cast<long>(total)) + tqdm_tail(elapsed, remaining, rate) + "]", step);
+        if (f == LogFormat::HfTrainer && step % (spec.log_every * 10) == 0)
+          emit(t, fmt("{'loss': %.4f, 'grad_norm': %.3f, 'learning_rate': %.3e, 'epoch': %.2f}", loss, 1 + u(rng) * 0.3,
+                      1e-4 * (1 - frac), frac * epochs), step);
+        break;
+      case LogFormat::Lightning: {
+        double ef = static_cast<double>(in_epoch) / static_cast<double>(spe);
+        double e_el = elapsed - static_cast<double>(epoch0) * static_cast<double>(spe) / rate;
+        emit(t, fmt("Epoch %d: %3d%%|%s| %ld/%ld ", epoch0, static_cast<int>(ef * 100), bar(ef, false).c_str(),
+                    static_cast<long>(in_epoch), static_cast<long>(spe)) +
+                    tqdm_tail(std::max(0.0, e_el), static_cast<double>(spe - in_epoch) / rate, rate) +
+                    fmt(", loss=%.3f, v_num=0]", loss), step);
+        break;
+      }
+      case LogFormat::Megatron:
+        emit(t, fmt("iteration %8ld/%8ld | consumed samples: %12ld | elapsed time per iteration (ms): %.1f | learning "
+                    "rate: %.3E | global batch size: %5d | lm loss: %.6E | loss scale: 65536.0 | grad norm: %.3f | "
+                    "number of skipped iterations:   0 | number of nan iterations:   0 |",
+                    static_cast<long>(step), static_cast<long>(total), static_cast<long>(step * 256), 1000.0 * base,
+                    1.5e-4, 256, loss, 1 + 0.2 * u(rng)), step);
+        break;
+      case LogFormat::Keras: {
+        double ef = static_cast<double>(in_epoch) / static_cast<double>(spe);
+        emit(t, fmt("%ld/%ld [%s] - ETA: %s - loss: %.4f - accuracy: %.4f", static_cast<long>(in_epoch),
+                    static_cast<long>(spe), bar(ef, true).c_str(),
+                    clock_text(static_cast<double>(spe - in_epoch) / rate).c_str(), loss, 1 - loss / 5), step);
+        break;
+      }
+      case LogFormat::DeepSpeed:
+        emit(t, fmt("[INFO] [logging.py:96:log_dist] [Rank 0] step=%ld, skipped=0, lr=[%.6e], mom=[(0.9, 0.999)]",
+                    static_cast<long>(step), 1e-4 * (1 - frac)), step);
+        break;
+      case LogFormat::Plain:
+        emit(t, fmt("epoch %d/%d step %ld/%ld loss %.4f lr %.2e", epoch0 + 1, epochs, static_cast<long>(in_epoch),
+                    static_cast<long>(spe), loss, 1e-4), step);
+        break;
+      case LogFormat::Learned:
+      case LogFormat::Unknown:
+        emit(t, fmt("[trainer] it=%ld tot=%ld loss=%.4f lr=%.2e", static_cast<long>(step), static_cast<long>(total), loss,
+                    1e-4), step);
+        break;
+    }
+    if (step % (spec.log_every * 50) == 0) emit(t, fmt("Saving model checkpoint to /output/checkpoint-%ld", static_cast<long>(step)), step);
+  }
+  double full = g.first_step_t + static_cast<double>(total) * base;
+  g.full_run_end_t = full;
+  if (spec.failure != FailureCategory::None) {
+    int64_t done = fail_step - 1;
+    if (spec.failure == FailureCategory::NcclTimeout) t += spec.hang_s;  // the collective hangs first
+    g.failure_line = static_cast<int64_t>(g.lines.size());
+    for (auto& l : failure_block(spec.failure, spec.seed)) emit(t, l, done);
+  } else {
+    emit(t, "Training completed. Saving final model to /output/final_model", total);
+  }
+  g.end_t = t;
+  return g;
+}
+
+}  // namespace mlsys::schedmate

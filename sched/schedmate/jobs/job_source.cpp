@@ -1,0 +1,113 @@
+#include "sched/schedmate/jobs/job_source.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/util/error.hpp"
+#include "core/util/fs.hpp"
+#include "sim/traces/read_trace.hpp"
+
+namespace mlsys::schedmate {
+
+std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::string& name) {
+  std::vector<AdvisedJob> out;
+  size_t pos = 0;
+  int64_t line_no = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    Json j;
+    try {
+      j = Json::parse(line);
+    } catch (const std::exception& e) {
+      throw InputError(name + ":" + std::to_string(line_no) + ": not a JSON object: " + e.what());
+    }
+    if (!j.is_object()) throw InputError(name + ":" + std::to_string(line_no) + ": expected a JSON object per line");
+    auto str = [&](const char* k) {
+      const Json* v = j.find(k);
+      return v && v->is_string() ? v->as_string() : std::string();
+    };
+    auto num = [&](const char* k, double def) {
+      const Json* v = j.find(k);
+      if (!v || v->is_null()) return def;
+      if (!v->is_number())
+        throw InputError(name + ":" + std::to_string(line_no) + ": field '" + k + "' must be a number");
+      return v->as_number();
+    };
+    AdvisedJob a;
+    a.id = str("id");
+    if (a.id.empty()) a.id = "job-" + std::to_string(out.size());
+    a.user = str("user");
+    a.vc = str("vc");
+    a.name = str("name");
+    a.text.command = str("command");
+    a.text.script = str("script");
+    if (!a.text.script.empty() && a.text.script[0] == '@') {
+      std::filesystem::path p = a.text.script.substr(1);
+      if (p.is_relative()) p = std::filesystem::path(name).parent_path() / p;
+      a.text.script = read_file(p);
+    }
+    a.text.name = a.name;
+    a.text.num_gpus = static_cast<int>(num("num_gpus", 1));
+    a.text.trace_steps = num("total_steps", 0);
+    a.submit_time = num("submit_time", 0);
+    a.duration = num("duration", NAN);
+    out.push_back(std::move(a));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const AdvisedJob& x, const AdvisedJob& y) { return x.submit_time < y.submit_time; });
+  return out;
+}
+
+std::string jobs_to_jsonl(const std::vector<AdvisedJob>& jobs) {
+  std::string out;
+  for (const auto& a : jobs) {
+    Json j = Json::object();
+    j["id"] = a.id;
+    j["user"] = a.user;
+    j["name"] = a.name;
+    j["command"] = a.text.command;
+    j["num_gpus"] = a.text.num_gpus;
+    j["submit_time"] = a.submit_time;
+    if (!std::isnan(a.duration)) j["duration"] = a.duration;
+    if (a.text.trace_steps > 0) j["total_steps"] = a.text.trace_steps;
+    out += j.dump() + "\n";
+  }
+  return out;
+}
+
+std::vector<AdvisedJob> load_jobs(const JobSourceOptions& opt) {
+  if (opt.path.empty()) throw ConfigError("schedmate.jobs is empty: name a trace or a JSONL file of jobs");
+  std::string fmt = opt.format;
+  if (fmt == "auto" && std::filesystem::path(opt.path).extension() == ".jsonl") fmt = "jsonl";
+  if (fmt == "jsonl") return parse_jobs_jsonl(read_file(opt.path), opt.path);
+  sim::TraceOptions t;
+  t.path = opt.path;
+  t.format = fmt;
+  t.gpu_type = opt.gpu_type;
+  t.throughputs = opt.throughputs;
+  t.lenient = opt.lenient;
+  auto load = sim::read_trace(t);
+  std::vector<AdvisedJob> out;
+  out.reserve(load.jobs.size());
+  for (auto& j : load.jobs) {
+    AdvisedJob a;
+    a.id = j.id;
+    a.user = j.user;
+    a.vc = j.vc;
+    a.name = j.name;
+    a.text.command = j.command;
+    a.text.name = j.name;
+    a.text.num_gpus = j.num_gpus;
+    a.text.trace_steps = j.total_steps;
+    a.submit_time = j.submit_time;
+    a.duration = j.duration;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+}  // namespace mlsys::schedmate

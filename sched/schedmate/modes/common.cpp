@@ -1,0 +1,146 @@
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/util/error.hpp"
+#include "core/util/fs.hpp"
+#include "sched/schedmate/failure/failure_handler.hpp"
+#include "sched/schedmate/generator/job_generator.hpp"
+#include "sched/schedmate/jobs/job_source.hpp"
+#include "sched/schedmate/modes/modes.hpp"
+
+namespace mlsys::schedmate {
+
+std::unique_ptr<Analyzer> make_analyzer(const SchedmateOptions& o) {
+  AnalyzerOptions a;
+  a.url = o.openai_url;
+  a.model = o.openai_model;
+  a.api_key_env = o.openai_api_key_env;
+  a.timeout_s = o.openai_timeout_s;
+  a.retries = o.openai_retries;
+  a.cache_dir = o.openai_cache_dir;
+  a.max_calls_per_job = o.openai_max_calls_per_job;
+  return analyzer_registry().create(o.analyzer, a);
+}
+
+AdvisorOptions advisor_options(const SchedmateOptions& o) {
+  AdvisorOptions a;
+  a.k = o.k;
+  a.min_similarity = o.min_similarity;
+  return a;
+}
+
+std::vector<AdvisedJob> input_jobs(const SchedmateOptions& o, uint64_t seed, Analyzer& analyzer) {
+  std::vector<AdvisedJob> jobs;
+  if (o.jobs.empty()) {
+    JobGenSpec g;
+    g.jobs = o.gen_jobs;
+    g.seed = seed;
+    jobs = generate_jobs(g);
+  } else {
+    JobSourceOptions s;
+    s.path = o.jobs;
+    s.format = o.jobs_format;
+    s.gpu_type = o.gpu_type;
+    s.throughputs = o.throughputs;
+    jobs = load_jobs(s);
+  }
+  // Identical texts need one extraction (an LLM backend would otherwise be asked per job).
+  std::map<std::string, JobFacts> seen;
+  for (auto& j : jobs) {
+    std::string key = j.text.command + "\n" + j.text.script + "\n" + j.text.name + "\n" + std::to_string(j.text.num_gpus);
+    auto it = seen.find(key);
+    if (it == seen.end()) it = seen.emplace(key, analyzer.extract(j.text, j.id)).first;
+    j.facts = it->second;
+    j.facts.num_gpus = j.text.num_gpus;
+    if (j.text.trace_steps > 0 && !(j.facts.steps > 0)) j.facts.steps = j.text.trace_steps;
+    // Steps differ between jobs sharing a text only when the trace states them separately.
+    if (j.text.trace_steps > 0) j.facts.steps = j.text.trace_steps;
+  }
+  return jobs;
+}
+
+std::vector<std::string> input_log_files(const SchedmateOptions& o) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  std::vector<std::string> named = o.logs;
+  if (!o.log.empty()) named.insert(named.begin(), o.log);
+  for (const auto& p : named) {
+    if (fs::is_directory(p)) {
+      std::vector<std::string> found;
+      for (auto& e : fs::directory_iterator(p))
+        if (e.is_regular_file() && (e.path().extension() == ".log" || e.path().extension() == ".txt"))
+          found.push_back(e.path().string());
+      std::sort(found.begin(), found.end());
+      out.insert(out.end(), found.begin(), found.end());
+    } else if (fs::exists(p) || o.follow) {
+      out.push_back(p);
+    } else {
+      throw Error("log " + p + " does not exist (schedmate.logs)");
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> read_log_lines(const std::string& path, bool strip_comments) {
+  auto lines = split_lines(read_file(path));
+  if (!strip_comments) return lines;
+  std::vector<std::string> kept;
+  for (auto& l : lines)
+    if (l.rfind("# ", 0) != 0) kept.push_back(std::move(l));
+  return kept;
+}
+
+std::string fixed3(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return buf;
+}
+
+Table hints_table(const std::vector<Prediction>& preds, const std::map<std::string, std::string>& actions) {
+  Table t({"job_id", "predicted_duration_s", "uncertainty_s", "failure_action"});
+  for (const auto& p : preds) {
+    auto it = actions.find(p.job_id);
+    t.add_row({p.job_id, p.duration_s, p.uncertainty_s, it == actions.end() ? std::string() : it->second});
+  }
+  return t;
+}
+
+AdviseOutcome advise_jobs(RunContext& ctx, const std::vector<AdvisedJob>& jobs,
+                          const std::map<std::string, std::string>& actions, const SchedmateOptions& o) {
+  AdviseOutcome out;
+  out.result = predict_online_by_vc(jobs, advisor_options(o));
+  Table pred({"job_id", "user", "name", "submit_time", "predicted_duration_s", "uncertainty_s", "steps_per_s", "source",
+              "similarity", "helios_style_s", "true_duration_s", "model", "batch_size", "steps", "num_gpus"});
+  std::string jsonl;
+  std::vector<double> p, h, t;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const auto& j = jobs[i];
+    const auto& pr = out.result.schedmate[i];
+    pred.add_row({j.id, j.user, j.name, j.submit_time, pr.duration_s, pr.uncertainty_s,
+                  std::isnan(pr.steps_per_s) ? 0.0 : pr.steps_per_s, pr.source, pr.similarity, out.result.helios[i],
+                  std::isnan(j.duration) ? 0.0 : j.duration, pr.facts.model,
+                  std::isnan(pr.facts.batch_size) ? 0.0 : pr.facts.batch_size, std::isnan(pr.facts.steps) ? 0.0 : pr.facts.steps,
+                  static_cast<int64_t>(pr.facts.num_gpus)});
+    Json row = pr.to_json();
+    row["helios_style_s"] = out.result.helios[i];
+    jsonl += row.dump() + "\n";
+    if (j.duration > 0) {
+      p.push_back(pr.duration_s);
+      h.push_back(out.result.helios[i]);
+      t.push_back(j.duration);
+    }
+  }
+  out.with_truth = t.size();
+  out.within10 = within(p, t, 0.1);
+  out.within50 = within(p, t, 0.5);
+  out.helios_within10 = within(h, t, 0.1);
+  out.helios_within50 = within(h, t, 0.5);
+  ctx.write_table("predictions.csv", pred);
+  ctx.write_text("predictions.jsonl", jsonl);
+  ctx.write_table("hints.csv", hints_table(out.result.schedmate, actions));
+  (void)o;
+  return out;
+}
+
+}  // namespace mlsys::schedmate

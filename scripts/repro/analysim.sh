@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# AnalySIM studies: every policy on the Philly/Gavel VC traces, preemption/migration vs FIFO on a
+# loaded trace, placers on openb. Tables land in results/repro/analysim/*/compare.txt.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${MLSYS_BIN:-build/bin/mlsys}
+OUT=${1:-results/repro/analysim}
+export MLSYS_DATA_DIR=${MLSYS_DATA_DIR:-../shared/data}
+"$BIN" simulate compare configs/simulate/philly_gavel_policies.yaml --set run.out_dir="$OUT/policies" --set run.overwrite=true
+"$BIN" simulate compare configs/repro/analysim/preemption_migration.yaml --set run.out_dir="$OUT/preemption" --set run.overwrite=true
+"$BIN" simulate compare configs/simulate/estimators.yaml --set run.out_dir="$OUT/estimators" --set run.overwrite=true
+"$BIN" simulate compare configs/simulate/openb_placers.yaml --set run.out_dir="$OUT/openb" --set run.overwrite=true

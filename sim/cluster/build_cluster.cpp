@@ -1,0 +1,195 @@
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "core/util/error.hpp"
+#include "core/util/fs.hpp"
+#include "core/util/strings.hpp"
+#include "sim/cluster/cluster_options.hpp"
+
+namespace mlsys::sim {
+namespace {
+
+int scaled(int n, double scale) { return std::max(1, static_cast<int>(std::lround(n * scale))); }
+
+int type_index(ClusterSpec& s, const std::string& type) {
+  auto it = std::find(s.gpu_types.begin(), s.gpu_types.end(), type);
+  if (it != s.gpu_types.end()) return static_cast<int>(it - s.gpu_types.begin());
+  s.gpu_types.push_back(type);
+  return static_cast<int>(s.gpu_types.size()) - 1;
+}
+
+void add_nodes(ClusterSpec& s, const ClusterOptions& o, int count, int gpus, int type, std::vector<int>* into) {
+  for (int i = 0; i < count; ++i) {
+    sched::NodeSpec n;
+    int idx = static_cast<int>(s.nodes.size());
+    n.name = "n" + std::to_string(idx);
+    n.rack = idx / std::max(1, o.nodes_per_rack);
+    n.spine = n.rack / std::max(1, o.racks_per_spine);
+    n.gpus = gpus;
+    n.gpu_type = type;
+    n.cpu_milli = o.cpu_milli;
+    n.memory_mib = o.memory_mib;
+    if (into) into->push_back(idx);
+    s.nodes.push_back(n);
+  }
+}
+
+std::vector<std::vector<std::string>> read_csv_rows(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(read_file(path));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (trim(line).empty()) continue;
+    rows.push_back(split(line, ','));
+  }
+  if (rows.empty()) throw InputError(path + ": empty file");
+  return rows;
+}
+
+int col(const std::vector<std::string>& header, const std::string& name, const std::string& path) {
+  for (size_t i = 0; i < header.size(); ++i)
+    if (trim(header[i]) == name) return static_cast<int>(i);
+  throw InputError(path + ":1: missing column '" + name + "'");
+}
+
+int64_t num(const std::vector<std::vector<std::string>>& rows, size_t r, int c, const std::string& path) {
+  const auto& row = rows[r];
+  if (c >= static_cast<int>(row.size())) throw InputError(path + ":" + std::to_string(r + 1) + ": missing field " + std::to_string(c + 1));
+  try {
+    size_t used = 0;
+    double v = std::stod(row[c], &used);
+    return static_cast<int64_t>(v);
+  } catch (...) {
+    throw InputError(path + ":" + std::to_string(r + 1) + ":" + std::to_string(c + 1) + ": '" + row[c] + "' is not a number");
+  }
+}
+
+std::string need_path(const ClusterOptions& o) {
+  if (o.path.empty()) throw ConfigError("sim.cluster.path is required for cluster kind '" + o.kind + "'");
+  return o.path;
+}
+
+}  // namespace
+
+ClusterSpec build_cluster(const ClusterOptions& o, const std::vector<std::string>& trace_vcs) {
+  ClusterSpec s;
+  s.gpu_types.clear();
+  std::string partition = o.partition;
+  if (o.kind == "uniform") {
+    add_nodes(s, o, scaled(o.nodes, o.scale), o.gpus_per_node, type_index(s, o.gpu_type), nullptr);
+  } else if (o.kind == "philly") {
+    // Helios' Philly setup: each VC on its own nodes (VC node counts file), 8 GPUs per node.
+    const std::string path = need_path(o);
+    auto rows = read_csv_rows(path);
+    int c_vc = col(rows[0], "vc", path), c_n = col(rows[0], "node num", path);
+    std::map<std::string, int> count;
+    std::vector<std::string> order;
+    for (size_t r = 1; r < rows.size(); ++r) {
+      if (c_vc >= static_cast<int>(rows[r].size())) throw InputError(path + ":" + std::to_string(r + 1) + ": missing vc");
+      std::string vc(trim(rows[r][c_vc]));
+      count[vc] = static_cast<int>(num(rows, r, c_n, path));
+      order.push_back(vc);
+    }
+    std::vector<std::string> vcs = trace_vcs.empty() ? order : trace_vcs;
+    int type = type_index(s, o.gpu_type);
+    for (const auto& vc : vcs) {
+      VcSpec v;
+      v.name = vc;
+      int n = count.count(vc) ? count[vc] : o.default_vc_nodes;
+      add_nodes(s, o, scaled(n, o.scale), o.gpus_per_node, type, &v.nodes);
+      v.quota_gpus = static_cast<int>(v.nodes.size()) * o.gpus_per_node;
+      s.vcs.push_back(v);
+    }
+    if (partition == "auto") partition = "hard";
+  } else if (o.kind == "openb") {
+    // Alibaba openb node list: sn,cpu_milli,memory_mib,gpu,model.
+    const std::string path = need_path(o);
+    auto rows = read_csv_rows(path);
+    const auto& h = rows[0];
+    int c_sn = col(h, "sn", path), c_cpu = col(h, "cpu_milli", path), c_mem = col(h, "memory_mib", path),
+        c_gpu = col(h, "gpu", path), c_model = col(h, "model", path);
+    int copies = scaled(1, o.scale);
+    for (int k = 0; k < copies; ++k)
+      for (size_t r = 1; r < rows.size(); ++r) {
+        sched::NodeSpec n;
+        int idx = static_cast<int>(s.nodes.size());
+        n.name = std::string(trim(rows[r][c_sn])) + (k ? "#" + std::to_string(k) : "");
+        n.rack = idx / std::max(1, o.nodes_per_rack);
+        n.spine = n.rack / std::max(1, o.racks_per_spine);
+        n.cpu_milli = num(rows, r, c_cpu, path);
+        n.memory_mib = num(rows, r, c_mem, path);
+        n.gpus = static_cast<int>(num(rows, r, c_gpu, path));
+        std::string model = c_model < static_cast<int>(rows[r].size()) ? std::string(trim(rows[r][c_model])) : "";
+        n.gpu_type = type_index(s, model.empty() ? "none" : model);
+        s.nodes.push_back(n);
+      }
+  } else if (o.kind == "tiresias") {
+    // Tiresias cluster spec: num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node.
+    const std::string path = need_path(o);
+    auto rows = read_csv_rows(path);
+    if (rows.size() < 2) throw InputError(path + ": expected a header and one row");
+    const auto& h = rows[0];
+    int sw = static_cast<int>(num(rows, 1, col(h, "num_switch", path), path));
+    int per = static_cast<int>(num(rows, 1, col(h, "num_node_p_switch", path), path));
+    int gpus = static_cast<int>(num(rows, 1, col(h, "num_gpu_p_node", path), path));
+    int64_t cpus = num(rows, 1, col(h, "num_cpu_p_node", path), path);
+    int64_t mem = num(rows, 1, col(h, "mem_p_node", path), path);
+    int type = type_index(s, o.gpu_type);
+    sw = scaled(sw, o.scale);
+    for (int k = 0; k < sw; ++k)
+      for (int i = 0; i < per; ++i) {
+        sched::NodeSpec n;
+        n.name = "s" + std::to_string(k) + "n" + std::to_string(i);
+        n.rack = k;
+        n.spine = 0;
+        n.gpus = gpus;
+        n.gpu_type = type;
+        n.cpu_milli = cpus * 1000;
+        n.memory_mib = mem * 1024;
+        s.nodes.push_back(n);
+      }
+  } else if (o.kind == "yaml") {
+    config::YamlValue v = o.topology;
+    if (!o.path.empty()) {
+      try {
+        v = config::YamlValue{YAML::LoadFile(o.path), o.path};
+      } catch (const YAML::Exception& e) {
+        throw ConfigError(o.path + ": " + e.what());
+      }
+    }
+    if (!v.node || v.node.IsNull()) throw ConfigError("sim.cluster.kind is yaml but neither sim.cluster.path nor sim.cluster.topology is set");
+    s = parse_topology(v);
+    if (o.scale != 1) throw ConfigError("sim.cluster.scale applies to generated clusters, not a YAML topology");
+    if (partition == "auto") partition = s.hard_partition ? "hard" : "shared";
+  } else {
+    throw ConfigError("unknown sim.cluster.kind '" + o.kind + "'; valid: uniform, yaml, philly, openb, tiresias");
+  }
+  if (s.gpu_types.empty()) s.gpu_types.push_back(o.gpu_type);
+  if (partition == "auto") partition = "shared";
+  s.hard_partition = partition == "hard";
+  if (o.borrowing) s.borrowing = true;
+  // Quotas from the options (shared pool).
+  if (o.vcs.size() != o.vc_quotas.size())
+    throw ConfigError("sim.cluster.vcs and sim.cluster.vc_quotas must have the same length");
+  for (size_t i = 0; i < o.vcs.size(); ++i) {
+    int k = s.vc_index(o.vcs[i]);
+    if (k < 0) {
+      s.vcs.push_back(VcSpec{o.vcs[i], o.vc_quotas[i], {}});
+    } else {
+      s.vcs[k].quota_gpus = o.vc_quotas[i];
+    }
+  }
+  for (const auto& vc : trace_vcs)
+    if (s.vc_index(vc) < 0) {
+      if (s.hard_partition)
+        throw ConfigError("trace VC '" + vc + "' has no nodes in the hard-partitioned cluster; add it to the topology or use partition: shared");
+      s.vcs.push_back(VcSpec{vc, -1, {}});
+    }
+  if (s.nodes.empty()) throw ConfigError("the cluster has no nodes");
+  return s;
+}
+
+}  // namespace mlsys::sim

@@ -1,0 +1,374 @@
+#include "sim/engine/engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/runtime/event_queue.hpp"
+#include "core/runtime/run_context.hpp"
+#include "core/util/error.hpp"
+#include "sched/placement/fragmentation.hpp"
+
+namespace mlsys::sim {
+namespace {
+
+using sched::Allocation;
+using sched::JobId;
+using sched::JobStatus;
+
+// Event payload: the job whose run ends, or -1 for a wake-up the policy asked for. A preempted or
+// migrated job's pending end event is cancelled.
+using Ev = int32_t;
+
+constexpr double kInf = 1e300;
+
+}  // namespace
+
+class Engine final : public sched::SchedulerContext {
+ public:
+  Engine(sched::ClusterState cluster, const std::vector<EngineJob>& jobs, const std::vector<int>& vc_quota,
+         const EngineOptions& o, const std::vector<sched::DemandClass>& workload)
+      : c_(std::move(cluster)), jobs_(jobs), quota_(vc_quota), o_(o), workload_(workload) {
+    const size_t n = jobs.size();
+    status_.assign(n, JobStatus::NotSubmitted);
+    executed_.assign(n, 0);
+    run_start_.assign(n, -1);
+    run_penalty_.assign(n, 0);
+    next_penalty_.assign(n, 0);
+    queued_since_.assign(n, 0);
+    slow_.assign(n, 1);
+    end_event_.assign(n, 0);
+    alloc_.resize(n);
+    run_pos_.assign(n, -1);
+    res_.jobs.resize(n);
+    res_.total_gpus = c_.total_gpus();
+    for (int q : quota_) used_.push_back(q * 0);
+    int max_vc = -1;
+    for (const auto& j : jobs) max_vc = std::max(max_vc, j.info.vc);
+    if (static_cast<int>(used_.size()) <= max_vc) used_.resize(static_cast<size_t>(max_vc) + 1, 0);
+    if (static_cast<int>(quota_.size()) <= max_vc) quota_.resize(static_cast<size_t>(max_vc) + 1, -1);
+    policy_ = sched::policy_registry().create(o.policy, o.policy_params);
+    sched::PlacerParams pp;
+    pp.seed = o.seed;
+    pp.workload = workload;
+    placer_ = sched::placer_registry().create(o.placer, pp);
+    for (size_t i = 0; i < n; ++i) {
+      const auto& j = jobs[i].info;
+      if (j.id != static_cast<JobId>(i)) throw Error("engine: job ids must be 0..N-1 in order");
+      if (i > 0 && j.submit < jobs[i - 1].info.submit) throw Error("engine: jobs must be sorted by submit time");
+      if (!(jobs[i].duration >= 0) || !std::isfinite(jobs[i].duration))
+        throw InputError("job " + std::to_string(i) + " has an invalid duration");
+      if (static_cast<int64_t>(j.num_gpus) * std::min(j.gpu_milli, 1000) > int64_t{c_.total_gpus()} * 1000)
+        throw InputError("job " + std::to_string(i) + " needs " + std::to_string(j.num_gpus) + " GPUs but the cluster (or its VC partition) has " +
+                         std::to_string(c_.total_gpus()) + "; filter it out (trace.max_gpus) or enlarge the cluster");
+      if (!o.borrowing && quota_[j.vc] >= 0 && j.num_gpus > quota_[j.vc])
+        throw InputError("job " + std::to_string(i) + " needs " + std::to_string(j.num_gpus) + " GPUs but its VC's quota is " +
+                         std::to_string(quota_[j.vc]) + " and borrowing is off; enable sim.cluster.borrowing or raise the quota");
+    }
+  }
+
+  EngineResult run() {
+    const size_t n = jobs_.size();
+    size_t next = 0;
+    if (n > 0) {
+      first_submit_ = jobs_[0].info.submit;
+      origin_ = o_.has_sample_origin ? std::min(o_.sample_origin, first_submit_) : first_submit_;
+      last_time_ = origin_;
+      next_sample_ = o_.sample_interval > 0 ? origin_ + o_.sample_interval : kInf;
+    }
+    int64_t loops = 0;
+    while (true) {
+      double t_sub = next < n ? jobs_[next].info.submit : kInf;
+      double t_ev = events_.empty() ? kInf : events_.top_time();
+      double t = std::min(t_sub, t_ev);
+      if (t >= kInf) break;
+      advance(t);
+      while (!events_.empty() && events_.top_time() == t) {
+        auto e = events_.pop();
+        ++res_.events;
+        if (e.payload < 0) {
+          wakes_.erase(t);
+          continue;
+        }
+        JobId j = e.payload;
+        if (status_[j] != JobStatus::Running) throw Error("engine: end event for job " + std::to_string(j) + " that is not running");
+        finish(j);
+      }
+      while (next < n && jobs_[next].info.submit == t) {
+        ++res_.events;
+        submit(static_cast<JobId>(next++));
+      }
+      ++res_.rounds;
+      policy_->schedule(*this);
+      if ((++loops & 0xFFFF) == 0 && RunContext::stop_requested()) throw Error("interrupted (SIGINT)");
+    }
+    if (finished_ != n) {
+      JobId stuck = -1;
+      for (size_t i = 0; i < n && stuck < 0; ++i)
+        if (status_[i] != JobStatus::Finished) stuck = static_cast<JobId>(i);
+      throw Error("policy '" + o_.policy + "' left " + std::to_string(n - finished_) +
+                  " job(s) unfinished with nothing left to happen (first: job " + std::to_string(stuck) + ", " +
+                  std::to_string(jobs_[stuck].info.num_gpus) + " GPUs); the placer '" + o_.placer +
+                  "' may never fit it");
+    }
+    if (o_.sample_interval > 0 && next_sample_ < kInf && next_sample_ - o_.sample_interval < last_end_)
+      advance(next_sample_);  // close the last, partial interval
+    res_.makespan = n ? last_end_ - first_submit_ : 0;
+    return std::move(res_);
+  }
+
+  // ---- ClusterView ----
+  double now() const override { return now_; }
+  const sched::ClusterState& cluster() const override { return c_; }
+  size_t num_jobs() const override { return jobs_.size(); }
+  const sched::JobInfo& job(JobId j) const override { return jobs_[check_id(j)].info; }
+  JobStatus status(JobId j) const override { return status_[check_id(j)]; }
+  double executed(JobId j) const override {
+    check_id(j);
+    if (status_[j] != JobStatus::Running) return executed_[j];
+    double run = now_ - run_start_[j] - run_penalty_[j];
+    return executed_[j] + (run > 0 ? run / slow_[j] : 0);
+  }
+  double queued_since(JobId j) const override { return queued_since_[check_id(j)]; }
+  double last_start(JobId j) const override { return run_start_[check_id(j)]; }
+  const Allocation& allocation(JobId j) const override { return alloc_[check_id(j)]; }
+  const std::vector<JobId>& running() const override { return running_; }
+  size_t pending_count() const override { return pending_; }
+  int num_vcs() const override { return static_cast<int>(quota_.size()); }
+  int vc_quota(int vc) const override { return vc >= 0 && vc < num_vcs() ? quota_[vc] : -1; }
+  int vc_used(int vc) const override { return vc >= 0 && vc < static_cast<int>(used_.size()) ? used_[vc] : 0; }
+  bool borrowing() const override { return o_.borrowing; }
+
+  // ---- decisions ----
+  bool find_placement(JobId j, Allocation& out) override {
+    out.clear();
+    const auto& info = job(j);
+    if (status_[j] != JobStatus::Pending) reject(j, "asked to place a job that is not pending");
+    if (info.num_gpus > 0 && info.gpu_milli >= 1000 && c_.total_free_gpus() < info.num_gpus) return false;
+    if (!o_.borrowing && vc_quota(info.vc) >= 0 && vc_used(info.vc) + info.num_gpus > vc_quota(info.vc)) return false;
+    return placer_->place(info, c_, out);
+  }
+  bool try_start(JobId j) override {
+    if (!find_placement(j, scratch_)) return false;
+    start(j, scratch_);
+    return true;
+  }
+  void start(JobId j, const Allocation& a) override {
+    const auto& info = job(j);
+    if (status_[j] != JobStatus::Pending)
+      reject(j, std::string("started a job that is ") + (status_[j] == JobStatus::Running ? "already running" : status_[j] == JobStatus::Finished ? "finished" : "not submitted yet"));
+    if (std::string why = c_.check(info, a); !why.empty()) reject(j, why);
+    if (!o_.borrowing && vc_quota(info.vc) >= 0 && vc_used(info.vc) + info.num_gpus > vc_quota(info.vc))
+      reject(j, "exceeds the quota of VC " + std::to_string(info.vc) + " (" + std::to_string(vc_quota(info.vc)) +
+                    " GPUs) and borrowing is off");
+    integrate(now_);
+    c_.allocate(info, a);
+    alloc_[j] = a;
+    used_[info.vc] += info.num_gpus;
+    status_[j] = JobStatus::Running;
+    --pending_;
+    run_pos_[j] = static_cast<int32_t>(running_.size());
+    running_.push_back(j);
+    auto& rec = res_.jobs[j];
+    if (rec.first_start < 0) rec.first_start = now_;
+    rec.queue_delay += now_ - queued_since_[j];
+    launch(j, next_penalty_[j]);
+    next_penalty_[j] = 0;
+    ++res_.starts;
+  }
+  void preempt(JobId j) override {
+    if (status(j) != JobStatus::Running) reject(j, "preempted a job that is not running");
+    stop(j);
+    status_[j] = JobStatus::Pending;
+    ++pending_;
+    queued_since_[j] = now_;
+    next_penalty_[j] = o_.preemption.for_gpus(jobs_[j].info.num_gpus);
+    ++res_.jobs[j].preemptions;
+    ++res_.preemptions;
+  }
+  void migrate(JobId j, const Allocation& a) override {
+    if (status(j) != JobStatus::Running) reject(j, "migrated a job that is not running");
+    const auto& info = jobs_[j].info;
+    integrate(now_);
+    c_.release(info, alloc_[j]);
+    if (std::string why = c_.check(info, a); !why.empty()) {
+      c_.allocate(info, alloc_[j]);
+      reject(j, "migration target invalid: " + why);
+    }
+    c_.allocate(info, alloc_[j]);
+    stop(j);
+    c_.allocate(info, a);
+    alloc_[j] = a;
+    used_[info.vc] += info.num_gpus;
+    status_[j] = JobStatus::Running;
+    run_pos_[j] = static_cast<int32_t>(running_.size());
+    running_.push_back(j);
+    launch(j, o_.migration.for_gpus(info.num_gpus));
+    ++res_.jobs[j].migrations;
+    ++res_.migrations;
+  }
+  void wake_at(double t) override {
+    if (!(t > now_)) t = now_;
+    if (t == now_ || wakes_.count(t)) return;
+    wakes_.insert(t);
+    events_.push(t, Ev{-1});
+  }
+
+ private:
+  JobId check_id(JobId j) const {
+    if (j < 0 || static_cast<size_t>(j) >= jobs_.size())
+      throw Error("policy '" + o_.policy + "' referred to job " + std::to_string(j) + ", which does not exist");
+    return j;
+  }
+  [[noreturn]] void reject(JobId j, const std::string& why) const {
+    throw Error("policy '" + o_.policy + "' (placer '" + o_.placer + "') made an invalid decision at t=" +
+                std::to_string(now_) + " for job " + std::to_string(j) + ": " + why);
+  }
+
+  void submit(JobId j) {
+    status_[j] = JobStatus::Pending;
+    queued_since_[j] = now_;
+    ++pending_;
+    policy_->on_submit(j, *this);
+  }
+
+  // Schedules the end of job j's current run, which begins with `penalty` seconds of restore.
+  void launch(JobId j, double penalty) {
+    const auto& a = alloc_[j];
+    double slow = 1;
+    // Distinct nodes and racks without allocating (allocations are small).
+    int nodes = 0, racks = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      bool new_node = true, new_rack = true;
+      const int rack = c_.node(a[i].node).rack;
+      for (size_t k = 0; k < i; ++k) {
+        new_node = new_node && a[k].node != a[i].node;
+        new_rack = new_rack && c_.node(a[k].node).rack != rack;
+      }
+      nodes += new_node;
+      racks += new_rack;
+    }
+    if (o_.slowdown) {
+      const int per = std::max(1, c_.max_node_gpus());
+      const int need = std::max(1, (jobs_[j].info.num_gpus + per - 1) / per);
+      slow = 1 + o_.slowdown_per_extra_node * std::max(0, nodes - need) + o_.slowdown_per_extra_rack * std::max(0, racks - 1);
+    }
+    slow_[j] = slow;
+    auto& rec = res_.jobs[j];
+    rec.nodes = static_cast<int16_t>(std::min(nodes, 32767));
+    rec.racks = static_cast<int16_t>(std::min(racks, 32767));
+    rec.slowdown = static_cast<float>(slow);
+    run_start_[j] = now_;
+    run_penalty_[j] = penalty;
+    double left = jobs_[j].duration - executed_[j];
+    if (left < 0) left = 0;
+    end_event_[j] = events_.push(now_ + penalty + left * slow, Ev{j});
+  }
+
+  // Ends the current run of job j (preempt/migrate/finish): progress, GPUs, running list.
+  void stop(JobId j) {
+    integrate(now_);
+    executed_[j] = executed(j);
+    if (executed_[j] > jobs_[j].duration) executed_[j] = jobs_[j].duration;
+    c_.release(jobs_[j].info, alloc_[j]);
+    used_[jobs_[j].info.vc] -= jobs_[j].info.num_gpus;
+    int32_t p = run_pos_[j];
+    JobId last = running_.back();
+    running_[p] = last;
+    run_pos_[last] = p;
+    running_.pop_back();
+    run_pos_[j] = -1;
+    events_.cancel(end_event_[j]);  // no-op when it is the event being handled
+  }
+
+  void finish(JobId j) {
+    stop(j);
+    alloc_[j].clear();
+    alloc_[j].shrink_to_fit();
+    status_[j] = JobStatus::Finished;
+    res_.jobs[j].end = now_;
+    last_end_ = std::max(last_end_, now_);
+    ++finished_;
+    policy_->on_finish(j, *this);
+  }
+
+  // Accumulates allocated GPU-time up to t.
+  void integrate(double t) {
+    if (t > last_time_) {
+      double used = static_cast<double>(c_.used_milli()) / 1000.0;
+      res_.gpu_seconds += used * (t - last_time_);
+      interval_gpu_s_ += used * (t - last_time_);
+      last_time_ = t;
+    }
+  }
+
+  // Moves the clock to t, taking time-series samples at interval boundaries on the way.
+  void advance(double t) {
+    while (next_sample_ <= t) {
+      integrate(next_sample_);
+      take_sample(next_sample_);
+      next_sample_ += o_.sample_interval;
+    }
+    integrate(t);
+    now_ = t;
+  }
+
+  void take_sample(double at) {
+    Sample s;
+    s.time = at - origin_;
+    s.util = c_.total_gpus() > 0 ? interval_gpu_s_ / (o_.sample_interval * c_.total_gpus()) : 0;
+    interval_gpu_s_ = 0;
+    s.used_gpus = static_cast<double>(c_.used_milli()) / 1000.0;
+    s.pending = static_cast<int64_t>(pending_);
+    s.running = static_cast<int64_t>(running_.size());
+    // Oldest pending job (ids are in submit order; preempted jobs move the cursor back).
+    if (oldest_ > 0) {
+      for (JobId r = 0; r < oldest_ && r < static_cast<JobId>(jobs_.size()); ++r)
+        if (status_[r] == JobStatus::Pending) {
+          oldest_ = r;
+          break;
+        }
+    }
+    while (oldest_ < static_cast<JobId>(jobs_.size()) && status_[oldest_] != JobStatus::Pending) {
+      if (status_[oldest_] == JobStatus::NotSubmitted) break;
+      ++oldest_;
+    }
+    if (pending_ > 0 && oldest_ < static_cast<JobId>(jobs_.size()) && status_[oldest_] == JobStatus::Pending) {
+      const auto& h = jobs_[oldest_].info;
+      const int need = std::min(std::max(h.num_gpus, 1), c_.max_node_gpus());
+      for (int k = 1; k < need; ++k) s.frag_gpus += static_cast<double>(k) * c_.count_with_free(k);
+    }
+    if (o_.fgd_samples) s.fgd = sched::cluster_fragmentation(c_, workload_) / 1000.0;
+    res_.samples.push_back(s);
+  }
+
+  sched::ClusterState c_;
+  const std::vector<EngineJob>& jobs_;
+  std::vector<int> quota_, used_;
+  EngineOptions o_;
+  std::vector<sched::DemandClass> workload_;
+  std::unique_ptr<sched::Policy> policy_;
+  std::unique_ptr<sched::Placer> placer_;
+  EventQueue<Ev> events_;
+  std::set<double> wakes_;
+  std::vector<JobStatus> status_;
+  std::vector<double> executed_, run_start_, run_penalty_, next_penalty_, queued_since_;
+  std::vector<float> slow_;
+  std::vector<EventId> end_event_;
+  std::vector<Allocation> alloc_;
+  std::vector<int32_t> run_pos_;
+  std::vector<JobId> running_;
+  Allocation scratch_;
+  size_t pending_ = 0, finished_ = 0;
+  JobId oldest_ = 0;
+  double now_ = 0, first_submit_ = 0, origin_ = 0, last_time_ = 0, last_end_ = 0, next_sample_ = kInf, interval_gpu_s_ = 0;
+  EngineResult res_;
+};
+
+EngineResult run_engine(sched::ClusterState cluster, const std::vector<EngineJob>& jobs, const std::vector<int>& vc_quota,
+                        const EngineOptions& opts, const std::vector<sched::DemandClass>& workload) {
+  Engine e(std::move(cluster), jobs, vc_quota, opts, workload);
+  return e.run();
+}
+
+}  // namespace mlsys::sim

@@ -1,0 +1,132 @@
+#include "sim/helios/helios_input.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/util/error.hpp"
+#include "sim/traces/fields.hpp"
+#include "sim/traces/line_reader.hpp"
+
+namespace mlsys::sim::helios {
+namespace {
+
+struct Csv {
+  LineReader in;
+  std::vector<std::string_view> f;
+  std::string scratch;
+  std::vector<std::string> header;
+  explicit Csv(const std::string& path) : in(path) {
+    std::string_view line;
+    if (!in.next(line)) throw InputError(path + ": empty file (expected a CSV header)");
+    split_csv(line, f, scratch);
+    for (auto v : f) header.emplace_back(v);
+  }
+  int column(const std::string& name, bool required = true) const {
+    auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end()) {
+      if (!required) return -1;
+      throw InputError(in.path() + ":1: missing column '" + name + "'");
+    }
+    return static_cast<int>(it - header.begin());
+  }
+  bool next() {
+    std::string_view line;
+    while (in.next(line)) {
+      if (line.empty()) continue;
+      if (!split_csv(line, f, scratch)) fail(0, "unclosed quote");
+      return true;
+    }
+    return false;
+  }
+  std::string text(int col) {
+    if (col >= static_cast<int>(f.size())) fail(col, "missing field");
+    return std::string(f[col]);
+  }
+  int64_t integer(int col) {
+    auto v = parse_int(text(col));
+    if (!v) fail(col, "not a whole number");
+    return *v;
+  }
+  [[noreturn]] void fail(int col, const std::string& why) {
+    std::string name = col < static_cast<int>(header.size()) ? header[col] : "?";
+    std::string value = col < static_cast<int>(f.size()) ? std::string(f[col]) : "";
+    throw InputError(in.path() + ":" + std::to_string(in.line_number()) + ":" + std::to_string(col + 1) +
+                     ": field '" + name + "' = '" + value + "': " + why);
+  }
+};
+
+}  // namespace
+
+std::vector<Job> load_cluster_log(const std::string& path, const std::string& origin) {
+  Csv csv(path);
+  const int c_user = csv.column("user"), c_vc = csv.column("vc"), c_name = csv.column("jobname"),
+            c_gpu = csv.column("gpu_num"), c_state = csv.column("state", false),
+            c_submit = csv.column("submit_time"), c_dur = csv.column("duration");
+  std::vector<Job> jobs;
+  bool datetime = false;
+  while (csv.next()) {
+    Job j;
+    j.user = csv.text(c_user);
+    j.vc = csv.text(c_vc);
+    j.name = csv.text(c_name);
+    j.state = c_state >= 0 ? csv.text(c_state) : "Pass";
+    j.gpus = static_cast<int>(csv.integer(c_gpu));
+    std::string s = csv.text(c_submit);
+    if (auto v = parse_int(s)) {
+      j.submit = *v;
+    } else if (auto d = parse_datetime(s)) {
+      j.submit = *d;
+      datetime = true;
+    } else {
+      csv.fail(c_submit, "not a time (whole seconds or YYYY-MM-DD HH:MM:SS)");
+    }
+    auto d = parse_double(csv.text(c_dur));
+    if (!d) csv.fail(c_dur, "not a number");
+    if (*d != static_cast<double>(static_cast<int64_t>(*d)) || *d < 1)
+      csv.fail(c_dur, "the Helios simulator needs whole durations >= 1 s (it would loop forever)");
+    j.duration = static_cast<int64_t>(*d);
+    jobs.push_back(std::move(j));
+  }
+  if (jobs.empty()) return jobs;
+  int64_t base = 0;
+  if (!origin.empty()) {
+    auto o = parse_datetime(origin);
+    if (!o) throw ConfigError("helios origin '" + origin + "' is not YYYY-MM-DD HH:MM:SS");
+    base = *o;
+  } else if (datetime) {
+    base = jobs[0].submit;
+    for (const auto& j : jobs) base = std::min(base, j.submit);
+  }
+  for (auto& j : jobs) j.submit -= base;
+  return jobs;
+}
+
+std::map<std::string, VcNodes> load_vc_config(const std::string& path, int default_gpus) {
+  Csv csv(path);
+  const int c_vc = csv.column("vc"), c_nodes = csv.column("node num"), c_gpn = csv.column("gpus_per_node", false);
+  std::map<std::string, VcNodes> out;
+  while (csv.next()) {
+    VcNodes v;
+    v.nodes = static_cast<int>(csv.integer(c_nodes));
+    v.gpus_per_node = c_gpn >= 0 ? static_cast<int>(csv.integer(c_gpn)) : default_gpus;
+    if (v.nodes < 0 || v.gpus_per_node <= 0) csv.fail(c_nodes, "must be positive");
+    out[csv.text(c_vc)] = v;
+  }
+  return out;
+}
+
+void load_priorities(const std::string& path, std::vector<Job>& jobs) {
+  Csv csv(path);
+  const int c_name = csv.column("jobname"), c_p = csv.column("priority");
+  std::unordered_map<std::string, int64_t> p;
+  while (csv.next()) p[csv.text(c_name)] = csv.integer(c_p);
+  for (auto& j : jobs) {
+    auto it = p.find(j.name);
+    if (it != p.end()) {
+      j.priority_p = it->second;
+      j.has_priority_p = true;
+    }
+  }
+}
+
+}  // namespace mlsys::sim::helios

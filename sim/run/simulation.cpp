@@ -1,0 +1,171 @@
+#include "sim/run/simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/util/error.hpp"
+#include "sim/cluster/cluster_options.hpp"
+#include "sim/estimators/estimator.hpp"
+
+namespace mlsys::sim {
+namespace {
+
+std::string shortest(double v) { return format_number(v); }
+
+}  // namespace
+
+std::string RunConfig::label() const {
+  std::string s = policy + "/" + placer + "/" + estimator;
+  if (load_factor != 1) s += "/load=" + shortest(load_factor);
+  if (cluster_scale != 1) s += "/scale=" + shortest(cluster_scale);
+  return s;
+}
+
+RunConfig base_config(const SimOptions& o) {
+  return RunConfig{o.policy, o.placer, o.estimator, o.load_factor, o.cluster_scale};
+}
+
+SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed) {
+  SimulationResult r;
+  r.cfg = rc;
+  const size_t n = jobs.size();
+  // VCs in first-seen order.
+  std::map<std::string, int> vc_of;
+  for (const auto& j : jobs)
+    if (!vc_of.count(j.vc)) {
+      vc_of[j.vc] = static_cast<int>(r.vc_names.size());
+      r.vc_names.push_back(j.vc);
+    }
+  ClusterOptions co = o.cluster();
+  co.scale = rc.cluster_scale;
+  ClusterSpec spec = build_cluster(co, r.vc_names);
+  r.cluster = spec.describe();
+  r.total_gpus = spec.total_gpus();
+  // Estimates (on the trace's own times).
+  EstimatorOptions eo;
+  eo.hints_file = o.hints_file;
+  eo.default_s = o.default_estimate_s;
+  Estimates est = estimator_registry().create(rc.estimator)->estimate(jobs, eo);
+  r.estimate = est.value;
+  r.estimate_sources = est.sources;
+  r.hint_fallbacks = est.fallbacks;
+  // Users and GPU types as dense indices.
+  std::map<std::string, int> user_of;
+  r.job_vc.resize(n);
+  r.job_gpus.resize(n);
+  r.submit.resize(n);
+  std::vector<EngineJob> all(n);
+  std::map<std::pair<int, int>, double> mix;
+  bool fractional = false;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& j = jobs[i];
+    if (i > 0 && j.submit_time < jobs[i - 1].submit_time) throw Error("trace jobs must be sorted by submit time");
+    auto& e = all[i];
+    e.info.id = static_cast<sched::JobId>(i);
+    e.info.vc = vc_of[j.vc];
+    e.info.user = user_of.emplace(j.user, static_cast<int>(user_of.size())).first->second;
+    e.info.num_gpus = j.num_gpus;
+    e.info.gpu_milli = j.num_gpus > 0 ? std::clamp(j.gpu_milli, 1, 1000) : 1000;
+    e.info.cpu_milli = j.cpu_milli;
+    e.info.memory_mib = j.memory_mib;
+    e.info.gpu_type = -1;
+    if (!j.gpu_type.empty()) {
+      auto it = std::find(spec.gpu_types.begin(), spec.gpu_types.end(), j.gpu_type);
+      if (it != spec.gpu_types.end()) e.info.gpu_type = static_cast<int>(it - spec.gpu_types.begin());
+    }
+    e.info.submit = j.submit_time / rc.load_factor;
+    e.info.estimate = est.value[i];
+    e.duration = j.duration;
+    r.job_vc[i] = e.info.vc;
+    r.job_gpus[i] = j.num_gpus;
+    r.submit[i] = e.info.submit;
+    mix[{j.num_gpus, e.info.gpu_milli}] += 1;
+    fractional = fractional || e.info.gpu_milli < 1000;
+  }
+  std::vector<sched::DemandClass> workload;
+  for (const auto& [k, w] : mix) workload.push_back(sched::DemandClass{k.first, k.second, w});
+  std::stable_sort(workload.begin(), workload.end(), [](const auto& a, const auto& b) { return a.weight > b.weight; });
+  if (workload.size() > 32) workload.resize(32);
+
+  EngineOptions eopt;
+  eopt.policy = rc.policy;
+  eopt.placer = rc.placer;
+  eopt.seed = seed;
+  eopt.policy_params.backfill_depth = o.backfill_depth;
+  eopt.policy_params.las_thresholds = o.las_thresholds;
+  eopt.policy_params.las_round_s = o.las_round_s;
+  eopt.policy_params.las_starvation_factor = o.las_starvation_factor;
+  eopt.policy_params.max_migrations_per_round = o.max_migrations_per_round;
+  eopt.preemption = sched::PenaltyModel{o.preempt_1gpu_s, o.preempt_8gpu_s, o.preempt_large_s};
+  eopt.migration = sched::PenaltyModel{o.migrate_1gpu_s, o.migrate_8gpu_s, o.migrate_large_s};
+  eopt.sample_interval = o.sample_interval_s;
+  eopt.slowdown = o.slowdown;
+  eopt.slowdown_per_extra_node = o.slowdown_per_extra_node;
+  eopt.slowdown_per_extra_rack = o.slowdown_per_extra_rack;
+  eopt.borrowing = spec.borrowing;
+  eopt.fgd_samples = fractional;
+  eopt.has_sample_origin = n > 0;
+  eopt.sample_origin = n > 0 ? all[0].info.submit : 0;
+  r.jobs.resize(n);
+
+  auto merge = [&](const EngineResult& er, const std::vector<size_t>& global) {
+    for (size_t k = 0; k < global.size(); ++k) r.jobs[global[k]] = er.jobs[k];
+    if (r.samples.size() < er.samples.size()) r.samples.resize(er.samples.size());
+    for (size_t k = 0; k < er.samples.size(); ++k) {
+      auto& s = r.samples[k];
+      const auto& x = er.samples[k];
+      s.time = x.time;
+      s.util += x.util * er.total_gpus;  // normalised below
+      s.used_gpus += x.used_gpus;
+      s.pending += x.pending;
+      s.running += x.running;
+      s.frag_gpus += x.frag_gpus;
+      s.fgd += x.fgd;
+    }
+    r.preemptions += er.preemptions;
+    r.migrations += er.migrations;
+    r.starts += er.starts;
+    r.events += er.events;
+    r.gpu_seconds += er.gpu_seconds;
+  };
+
+  if (spec.hard_partition) {
+    for (size_t v = 0; v < spec.vcs.size(); ++v) {
+      const auto& vc = spec.vcs[v];
+      auto it = vc_of.find(vc.name);
+      if (it == vc_of.end()) continue;
+      std::vector<size_t> global;
+      std::vector<EngineJob> part;
+      for (size_t i = 0; i < n; ++i)
+        if (all[i].info.vc == it->second) {
+          global.push_back(i);
+          part.push_back(all[i]);
+          part.back().info.id = static_cast<sched::JobId>(part.size() - 1);
+          part.back().info.vc = 0;
+        }
+      if (part.empty()) continue;
+      try {
+        merge(run_engine(partition_state(spec, vc), part, {-1}, eopt, workload), global);
+      } catch (const InputError& e) {
+        throw InputError("VC " + vc.name + ": " + e.what());
+      }
+    }
+  } else {
+    std::vector<int> quota(r.vc_names.size(), -1);
+    for (const auto& vc : spec.vcs) {
+      auto it = vc_of.find(vc.name);
+      if (it != vc_of.end()) quota[it->second] = vc.quota_gpus;
+    }
+    std::vector<size_t> global(n);
+    for (size_t i = 0; i < n; ++i) global[i] = i;
+    merge(run_engine(whole_state(spec), all, quota, eopt, workload), global);
+  }
+  for (auto& s : r.samples) s.util = r.total_gpus > 0 ? s.util / r.total_gpus : 0;
+  double first = n ? r.submit[0] : 0, last = first;
+  for (const auto& j : r.jobs) last = std::max(last, j.end);
+  r.makespan = last - first;
+  return r;
+}
+
+}  // namespace mlsys::sim

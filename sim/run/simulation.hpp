@@ -1,0 +1,72 @@
+#pragma once
+// One simulation of a trace under one configuration (policy, placer, estimator, load factor,
+// cluster scale): estimates, cluster, engine run(s) (one per VC for hard partitions, merged), and
+// the metrics every mode reports.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/runtime/table.hpp"
+#include "core/util/json.hpp"
+#include "sim/cluster/cluster_spec.hpp"
+#include "sim/engine/engine.hpp"
+#include "sim/model/job.hpp"
+#include "sim/run/sim_options.hpp"
+
+namespace mlsys::sim {
+
+struct RunConfig {
+  std::string policy, placer, estimator;
+  double load_factor = 1;
+  double cluster_scale = 1;
+  std::string label() const;  // "sjf/consolidate/oracle" (+ load/scale when not 1)
+};
+
+struct SimulationResult {
+  RunConfig cfg;
+  std::string cluster;              // ClusterSpec::describe()
+  std::vector<std::string> vc_names;
+  std::vector<int32_t> job_vc;      // VC index per job
+  std::vector<int32_t> job_gpus;    // GPUs per job
+  std::vector<double> submit;       // after the load factor
+  std::vector<double> estimate;
+  std::vector<JobRecord> jobs;      // parallel to the trace
+  std::vector<Sample> samples;      // whole cluster
+  int64_t preemptions = 0, migrations = 0, starts = 0, events = 0;
+  double makespan = 0, gpu_seconds = 0;
+  int total_gpus = 0;
+  std::map<std::string, int64_t> estimate_sources;
+  int64_t hint_fallbacks = 0;
+};
+
+RunConfig base_config(const SimOptions& o);
+SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed);
+
+// ---- metrics ----
+struct Dist {
+  double avg = 0, p50 = 0, p95 = 0, p99 = 0, p999 = 0;
+};
+Dist distribution(std::vector<double> v);  // linear interpolation between order statistics
+
+struct Metrics {
+  int64_t jobs = 0;
+  Dist jct, queue;
+  Dist jct_small, jct_large;  // <= 8 GPUs, > 8 GPUs
+  Dist queue_small, queue_large;
+  int64_t jobs_small = 0, jobs_large = 0;
+  double makespan = 0, utilization = 0, avg_frag_gpus = 0, avg_fgd = 0, avg_queue_len = 0;
+  int64_t preemptions = 0, migrations = 0;
+};
+Metrics compute_metrics(const SimulationResult& r);
+Json metrics_json(const Metrics& m, const SimulationResult& r);
+
+Table jobs_table(const std::vector<JobSpec>& jobs, const SimulationResult& r);
+Table timeseries_table(const SimulationResult& r);
+Table by_vc_table(const SimulationResult& r);
+Table summary_table(const std::vector<SimulationResult>& runs);  // one row per configuration
+
+// SVG plots.
+std::string jct_cdf_svg(const std::vector<SimulationResult>& runs);
+std::string timeseries_svg(const std::vector<SimulationResult>& runs, const std::string& what);  // util | queue | frag
+
+}  // namespace mlsys::sim
