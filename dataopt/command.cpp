@@ -1,16 +1,38 @@
 #include "dataopt/command.hpp"
 
+#include "core/comm/comm_options.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/run_options.hpp"
+#include "core/tensor/device_options.hpp"
 #include "core/util/error.hpp"
+#include "dataopt/app/modes.hpp"
+#include "dataopt/options.hpp"
 
 namespace mlsys::dataopt {
 
-// Placeholder until the module lands; replaced by the module's owner.
 const CommandSpec& coopt_command() {
   static const CommandSpec spec{
-      "coopt", "(not implemented yet)", "", {&run_section()}, {}, "", {},
-      [](RunContext&) { throw Error("mlsys coopt is not implemented yet"); }};
+      "coopt",
+      "CoOpt: optimize an unlabeled pool with heterogeneous priors, train students on it, compare",
+      "  mlsys coopt                                   quick demo (small pool, seconds)\n"
+      "  mlsys coopt compare configs/coopt/fashion_mnist.yaml   the Fashion-MNIST protocol table + plots\n"
+      "  mlsys coopt optimize <cfg> --set comm.world_size=4     participants as 4 inproc ranks\n"
+      "  mpirun -np 4 mlsys coopt optimize <cfg> --set comm.backend=mpi --out DIR --overwrite\n"
+      "  mlsys coopt train <cfg> --set coopt.dataset_dir=DIR    reuse an optimized dataset",
+      {&run_section(), &comm_section(), &device_section(), &coopt_section()},
+      {"run", "priors", "optimize", "train", "compare"},
+      "coopt.mode",
+      {},
+      [](RunContext& ctx) {
+        const std::string& mode = ctx.get(coopt_section()).mode;
+        if (ctx.get(device_section()).type != "cpu")
+          throw ConfigError("coopt runs on the CPU only (device.type: cpu)");
+        if (mode == "run") run_mode(ctx);
+        else if (mode == "priors") priors_mode(ctx);
+        else if (mode == "optimize") optimize_mode(ctx);
+        else if (mode == "train") train_mode(ctx);
+        else compare_mode(ctx);
+      }};
   return spec;
 }
 

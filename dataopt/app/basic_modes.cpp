@@ -1,0 +1,90 @@
+// The run (quickstart), priors, optimize and train modes.
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "core/util/error.hpp"
+#include "dataopt/app/modes.hpp"
+#include "dataopt/app/setup.hpp"
+#include "dataopt/pipeline/optimized_dataset.hpp"
+
+namespace mlsys::dataopt {
+
+namespace {
+
+void report_participants(RunContext& ctx, const ParticipantReport& rep, const Plan& plan) {
+  ctx.summary()["participants"] = *rep.manifest.find("participants");
+  ctx.summary()["reference"] = rep.names[static_cast<size_t>(rep.reference)];
+  ctx.write_json("timing.json", Json(Json::Object{{"participant_phase_s", Json(rep.seconds)}}));
+  ctx.say(fmt::format("participant phase: {} participants, |S| = {}, reference '{}' (best uniformity), {:.2f}s",
+                      rep.names.size(), rep.alignment_rows, rep.names[static_cast<size_t>(rep.reference)], rep.seconds));
+  for (size_t k = 0; k < rep.names.size(); ++k)
+    ctx.say(fmt::format("  {:<10} uniformity {:7.3f}  alignment mse on S {:.4f} -> {:.4f}", rep.names[k], rep.uniformity[k],
+                        rep.mse_before[k], rep.mse_after[k]));
+  ctx.say("optimized dataset: " + plan.dataset_dir.string());
+}
+
+// Trains the configured student on the optimized dataset and probes it; returns (few, all).
+void train_and_probe(RunContext& ctx, const Setup& s, const OptimizedDataset& od) {
+  const CooptOptions& o = s.opt;
+  StudentRun r;
+  r.arch = o.student == "cnn" ? o.cnn_arch : o.mlp_arch;
+  r.geometry = od.geometry;
+  r.fit = student_fit(o, mix_seed(ctx.seed(), 0x51));
+  r.eval_epochs = {o.epochs};
+  r.init_seed = mix_seed(ctx.seed(), 0x1417);
+  const Matrix y = standardized(od.targets);
+  r.targets = &y;
+  ProbeData pd = probe_data(s, od.images, ctx.seed());
+  double secs = 0;
+  const ProbePoint p = run_student(r, od.images, pd, &secs).back();
+  const ProbePoint raw = probe_features(pd.pool_images, pd.test_images, pd, 0);
+  Json& sum = ctx.summary();
+  sum["student"] = Json(Json::Object{{"arch", Json(r.arch)}, {"epochs", Json(o.epochs)},
+                                     {"few_label_acc", Json(p.few)}, {"all_label_acc", Json(p.all)}});
+  sum["raw_pixels"] = Json(Json::Object{{"few_label_acc", Json(raw.few)}, {"all_label_acc", Json(raw.all)}});
+  ctx.say(fmt::format("student {} after {} epoch(s) ({:.1f}s): linear probe {:.1f}% with {} labels/class, {:.1f}% with all "
+                      "labels (raw pixels: {:.1f}% / {:.1f}%)",
+                      r.arch, o.epochs, secs, 100 * p.few, o.labels_per_class, 100 * p.all, 100 * raw.few, 100 * raw.all));
+}
+
+}  // namespace
+
+void run_mode(RunContext& ctx) {
+  Setup s = make_setup(ctx);
+  ctx.say("coopt: " + s.data->describe() + ", pool of " + std::to_string(s.plan.pool_size) + " images");
+  prepare_priors(s);
+  bool root = false;
+  const ParticipantReport rep = participant_phase(ctx, s, &root);
+  if (!root) return;
+  report_participants(ctx, rep, s.plan);
+  train_and_probe(ctx, s, read_optimized(s.plan.dataset_dir));
+}
+
+void priors_mode(RunContext& ctx) {
+  Setup s = make_setup(ctx);
+  for (const PriorStatus& st : prepare_priors(s))
+    ctx.say(fmt::format("prior {:<10} {} in {:.2f}s", st.name, st.trained ? "trained" : "reloaded", st.seconds));
+  ctx.say("priors saved in " + s.plan.priors_dir.string());
+}
+
+void optimize_mode(RunContext& ctx) {
+  Setup s = make_setup(ctx);
+  prepare_priors(s);
+  bool root = false;
+  const ParticipantReport rep = participant_phase(ctx, s, &root);
+  if (root) report_participants(ctx, rep, s.plan);
+}
+
+void train_mode(RunContext& ctx) {
+  Setup s = make_setup(ctx);
+  if (s.opt.dataset_dir.empty()) throw ConfigError("coopt train needs coopt.dataset_dir (a folder written by coopt optimize)");
+  const OptimizedDataset od = read_optimized(s.plan.dataset_dir);
+  if (od.images.rows != s.plan.pool_size)
+    throw ConfigError("the optimized dataset holds " + std::to_string(od.images.rows) + " images but coopt.pool.size is " +
+                      std::to_string(s.plan.pool_size) + "; use the config it was written with");
+  ctx.say("coopt train: optimized dataset " + s.plan.dataset_dir.string() + " (" + std::to_string(od.images.rows) + " images)");
+  train_and_probe(ctx, s, od);
+}
+
+}  // namespace mlsys::dataopt

@@ -1,0 +1,130 @@
+#include "dataopt/app/setup.hpp"
+
+#include <cstring>
+
+#include "core/comm/factory.hpp"
+#include "core/log/log.hpp"
+#include "core/runtime/system.hpp"
+#include "core/util/error.hpp"
+#include "core/util/fs.hpp"
+#include "dataopt/data/as_matrix.hpp"
+#include "dataopt/eval/probe.hpp"
+
+namespace mlsys::dataopt {
+
+namespace fs = std::filesystem;
+
+Setup make_setup(RunContext& ctx) {
+  Setup s;
+  s.opt = ctx.get(coopt_section());
+  const CooptOptions& o = s.opt;
+  DataSourceSpec ds;
+  ds.source = o.data_source;
+  ds.dir = o.data_dir;
+  ds.synthetic_train = o.synthetic_train;
+  ds.synthetic_test = o.synthetic_test;
+  ds.seed = 1;  // the synthetic dataset is fixed; run.seed varies the method, not the data
+  s.data = std::make_unique<DataSource>(ds);
+  if (o.pool_begin + o.pool_size > s.data->train_count())
+    throw ConfigError("coopt.pool.begin + coopt.pool.size = " + std::to_string(o.pool_begin + o.pool_size) +
+                      " exceeds the " + std::to_string(s.data->train_count()) + " train images of " + s.data->describe());
+  s.digits_csv = o.digits_csv;
+  if (s.digits_csv.empty() && !data_dir().empty()) s.digits_csv = data_dir() / "images/sklearn_digits/digits.csv.gz";
+  Plan& p = s.plan;
+  p.priors = parse_prior_specs(o.priors);
+  for (const PriorSpec& spec : p.priors)
+    if (spec.rows_end > o.pool_begin && spec.rows_begin < o.pool_begin + o.pool_size)
+      throw ConfigError(spec.where + ": prior '" + spec.name + "' rows [" + std::to_string(spec.rows_begin) + ", " +
+                        std::to_string(spec.rows_end) + ") overlap the pool [" + std::to_string(o.pool_begin) + ", " +
+                        std::to_string(o.pool_begin + o.pool_size) + "); priors must not see pool images");
+  p.pool_begin = o.pool_begin;
+  p.pool_size = o.pool_size;
+  p.align_fraction = o.align_fraction;
+  p.common_dim = o.common_dim;
+  p.ridge = o.ridge;
+  p.uniformity_t = o.uniformity_t;
+  p.center_uniformity = o.center_uniformity;
+  p.reference = o.reference;
+  p.seed = ctx.seed();
+  p.priors_dir = o.priors_dir.empty() ? ctx.path("priors") : fs::path(o.priors_dir);
+  p.dataset_dir = o.dataset_dir.empty() ? ctx.path("optimized") : fs::path(o.dataset_dir);
+  p.write_unaligned = o.write_unaligned;
+  if (p.pool_size < 2 * p.participants())
+    throw ConfigError("coopt.pool.size must give every participant at least 2 images");
+  return s;
+}
+
+std::vector<PriorStatus> prepare_priors(const Setup& s) {
+  std::vector<PriorStatus> out;
+  ensure_dir(s.plan.priors_dir);
+  const ImageSet probe = s.data->train_rows(s.plan.pool_begin, s.plan.pool_begin + 1);
+  for (int k = 0; k < s.plan.participants(); ++k) {
+    PriorBuildContext c = build_context(s.plan, *s.data, k, s.digits_csv);
+    c.height = probe.height;
+    c.width = probe.width;
+    PriorStatus st;
+    obtain_prior(s.plan, k, c, &st);
+    log::info("coopt: prior {} {} in {:.2f}s", st.name, st.trained ? "trained" : "reloaded", st.seconds);
+    out.push_back(st);
+  }
+  return out;
+}
+
+ParticipantReport participant_phase(RunContext& ctx, const Setup& s, bool* is_root) {
+  CommOptions co = ctx.get(comm_section());
+  ParticipantReport rep;
+  bool root = false;
+  // One BLAS thread per rank whatever the rank count, so the targets are bit-identical for any
+  // number of ranks (multi-threaded GEMMs may round differently).
+  const int threads = ctx.threads();
+  set_thread_count(1);
+  try {
+    comm::run_ranks(co, [&](comm::Communicator& c) {
+      // Every rank must write where rank 0 writes, even when MPI processes resolved "" differently.
+      Plan plan = s.plan;
+      char dir[4096] = {};
+      std::strncpy(dir, plan.dataset_dir.c_str(), sizeof dir - 1);
+      c.broadcast(dir, sizeof dir, 0);
+      plan.dataset_dir = dir;
+      std::strncpy(dir, plan.priors_dir.c_str(), sizeof dir - 1);
+      c.broadcast(dir, sizeof dir, 0);
+      plan.priors_dir = dir;
+      ParticipantReport r = run_participants(c, plan, *s.data, s.digits_csv);
+      if (c.rank() == 0) {
+        rep = std::move(r);
+        root = true;
+      }
+    });
+  } catch (...) {
+    set_thread_count(threads);
+    throw;
+  }
+  set_thread_count(threads);
+  if (is_root) *is_root = root;
+  return rep;
+}
+
+ProbeData probe_data(const Setup& s, const Matrix& pool_images, uint64_t seed) {
+  ProbeData d;
+  const ImageSet pool = s.data->train_rows(s.plan.pool_begin, s.plan.pool_begin + s.plan.pool_size);
+  const ImageSet test = s.data->test(s.opt.test_size);
+  d.pool_images = pool_images;
+  d.pool_labels = pool.labels;
+  d.test_images = as_matrix(test);
+  d.test_labels = test.labels;
+  d.classes = std::max(pool.classes, test.classes);
+  d.few_rows = labeled_subset(d.pool_labels, d.classes, s.opt.labels_per_class, mix_seed(seed, 0xfe3));
+  return d;
+}
+
+FitOptions student_fit(const CooptOptions& o, uint64_t seed) {
+  FitOptions f;
+  f.epochs = o.epochs;
+  f.batch = o.batch;
+  f.lr = o.lr;
+  f.seed = seed;
+  f.augment = {o.shift, o.flip, o.noise};
+  return f;
+}
+
+}  // namespace mlsys::dataopt

@@ -1,0 +1,37 @@
+#pragma once
+// Turns the resolved `coopt:` section into the objects every mode uses.
+#include <filesystem>
+#include <memory>
+
+#include "core/runtime/run_context.hpp"
+#include "dataopt/data/source.hpp"
+#include "dataopt/eval/student_runs.hpp"
+#include "dataopt/options.hpp"
+#include "dataopt/pipeline/participants.hpp"
+#include "dataopt/pipeline/plan.hpp"
+#include "dataopt/pipeline/priors.hpp"
+
+namespace mlsys::dataopt {
+
+struct Setup {
+  CooptOptions opt;
+  Plan plan;
+  std::unique_ptr<DataSource> data;
+  std::filesystem::path digits_csv;
+};
+
+Setup make_setup(RunContext& ctx);
+
+// Trains or reloads every prior on this process (the "public models" exist before the phase).
+std::vector<PriorStatus> prepare_priors(const Setup& s);
+
+// Runs the participant phase over the configured communicator (inproc threads or MPI ranks).
+// Returns rank 0's report; `is_root` tells whether this process holds rank 0.
+ParticipantReport participant_phase(RunContext& ctx, const Setup& s, bool* is_root);
+
+// Pool labels, test set and the few-label subset for `seed`.
+ProbeData probe_data(const Setup& s, const Matrix& pool_images, uint64_t seed);
+
+FitOptions student_fit(const CooptOptions& o, uint64_t seed);
+
+}  // namespace mlsys::dataopt

@@ -1,0 +1,88 @@
+#include "dataopt/data/csv.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "core/util/error.hpp"
+#include "core/util/strings.hpp"
+#include "dataopt/data/bytes.hpp"
+
+namespace mlsys::dataopt {
+
+namespace {
+
+bool parse_float(std::string_view s, float& out) {
+  s = trim(s);
+  if (s.empty()) return false;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(out);
+}
+
+}  // namespace
+
+CsvMatrix read_csv_matrix(const std::filesystem::path& path) {
+  const std::string text = read_bytes(path);
+  CsvMatrix m;
+  size_t line_no = 0, pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (trim(line).empty()) continue;
+    std::vector<std::string> cells = split(line, ',');
+    std::vector<float> row(cells.size());
+    bool numeric = true;
+    for (size_t c = 0; c < cells.size() && numeric; ++c) numeric = parse_float(cells[c], row[c]);
+    if (!numeric) {
+      if (m.rows == 0 && line_no == 1) continue;  // a header line of column names
+      throw InputError(path.string() + ":" + std::to_string(line_no) + ": non-numeric or non-finite cell");
+    }
+    if (m.rows == 0) m.cols = static_cast<int64_t>(row.size());
+    if (static_cast<int64_t>(row.size()) != m.cols)
+      throw InputError(path.string() + ":" + std::to_string(line_no) + ": " + std::to_string(row.size()) +
+                       " columns, expected " + std::to_string(m.cols) + " like the first row");
+    m.data.insert(m.data.end(), row.begin(), row.end());
+    ++m.rows;
+  }
+  if (m.rows == 0) throw InputError(path.string() + ": no numeric rows");
+  return m;
+}
+
+ImageSet read_csv_images(const std::filesystem::path& path) {
+  CsvMatrix m = read_csv_matrix(path);
+  const int64_t pixels = m.cols - 1;
+  const auto side = static_cast<int64_t>(std::lround(std::sqrt(static_cast<double>(std::max<int64_t>(pixels, 0)))));
+  if (pixels < 1 || side * side != pixels)
+    throw InputError(path.string() + ": " + std::to_string(m.cols) +
+                     " columns; expected a square number of pixel columns followed by one label column");
+  ImageSet s;
+  s.n = m.rows;
+  s.height = s.width = static_cast<int>(side);
+  s.source = path.string();
+  s.pixels.reserve(static_cast<size_t>(m.rows * pixels));
+  std::vector<int32_t> labels;
+  float peak = 0;
+  for (int64_t r = 0; r < m.rows; ++r) {
+    const float* row = m.data.data() + r * m.cols;
+    for (int64_t c = 0; c < pixels; ++c) {
+      if (row[c] < 0) throw InputError(path.string() + ": negative pixel in data row " + std::to_string(r + 1));
+      peak = std::max(peak, row[c]);
+      s.pixels.push_back(row[c]);
+    }
+    const float l = row[pixels];
+    if (l < 0 || l != std::floor(l) || l > 1e6f)
+      throw InputError(path.string() + ": label '" + std::to_string(l) + "' in data row " + std::to_string(r + 1) +
+                       " is not a non-negative integer");
+    labels.push_back(static_cast<int32_t>(l));
+  }
+  if (peak > 0)
+    for (float& v : s.pixels) v /= peak;
+  s.set_labels(std::move(labels));
+  return s;
+}
+
+}  // namespace mlsys::dataopt

@@ -1,0 +1,64 @@
+#include "dataopt/data/source.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/log/log.hpp"
+#include "core/util/error.hpp"
+#include "dataopt/data/idx.hpp"
+#include "dataopt/data/synthetic.hpp"
+
+namespace mlsys::dataopt {
+
+DataSource::DataSource(DataSourceSpec spec) : spec_(std::move(spec)) {
+  if (spec_.source == "synthetic") {
+    synthetic_ = true;
+  } else if (spec_.source == "auto") {
+    synthetic_ = !std::filesystem::is_directory(spec_.dir);
+    if (synthetic_)
+      log::warn("coopt: {} not found (install dataset-fashion-mnist or set coopt.data.dir); using synthetic images",
+                spec_.dir);
+  } else if (spec_.source != "idx") {
+    throw ConfigError("coopt.data.source must be auto, idx or synthetic, got '" + spec_.source + "'");
+  }
+  if (synthetic_) {
+    train_count_ = spec_.synthetic_train;
+  } else {
+    // Reading only the labels file is cheap and validates the folder early.
+    train_count_ = idx_split_count(spec_.dir, "train");
+  }
+}
+
+std::string DataSource::describe() const {
+  return synthetic_ ? "synthetic images (" + std::to_string(spec_.synthetic_train) + " train, " +
+                          std::to_string(spec_.synthetic_test) + " test)"
+                    : "IDX dataset " + spec_.dir;
+}
+
+ImageSet DataSource::train_rows(int64_t begin, int64_t end) const {
+  if (!synthetic_) return read_idx_split(spec_.dir, "train", begin, end);
+  if (begin < 0 || end > spec_.synthetic_train || begin > end)
+    throw InputError("synthetic train rows [" + std::to_string(begin) + ", " + std::to_string(end) + ") out of range (" +
+                     std::to_string(spec_.synthetic_train) + " rows; raise coopt.data.synthetic_train)");
+  ImageSet all = make_synthetic({spec_.synthetic_train, 10, 28, spec_.seed, 7});
+  std::vector<int64_t> rows;
+  for (int64_t i = begin; i < end; ++i) rows.push_back(i);
+  return all.subset(rows);
+}
+
+ImageSet DataSource::train_select(const std::vector<int64_t>& rows) const {
+  if (rows.empty()) return train_rows(0, 0);
+  const auto [lo, hi] = std::minmax_element(rows.begin(), rows.end());
+  ImageSet block = train_rows(*lo, *hi + 1);
+  std::vector<int64_t> local;
+  for (int64_t r : rows) local.push_back(r - *lo);
+  return block.subset(local);
+}
+
+ImageSet DataSource::test(int64_t limit) const {
+  if (!synthetic_) return read_idx_split(spec_.dir, "test", 0, limit > 0 ? limit : -1);
+  const int64_t n = limit > 0 ? std::min(limit, spec_.synthetic_test) : spec_.synthetic_test;
+  return make_synthetic({n, 10, 28, spec_.seed + 1000003, 7});
+}
+
+}  // namespace mlsys::dataopt

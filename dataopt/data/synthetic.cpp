@@ -1,0 +1,89 @@
+#include "dataopt/data/synthetic.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/util/error.hpp"
+#include "dataopt/math/rng.hpp"
+
+namespace mlsys::dataopt {
+
+namespace {
+
+struct Stroke {
+  double cx, cy, sx, sy, weight;
+};
+
+}  // namespace
+
+ImageSet make_synthetic(const SyntheticSpec& spec) {
+  if (spec.n < 1 || spec.classes < 2 || spec.side < 6)
+    throw Error("synthetic dataset needs n >= 1, classes >= 2 and side >= 6");
+  Rng proto_rng(spec.class_seed);
+  const double side = spec.side;
+  std::vector<std::vector<Stroke>> protos(static_cast<size_t>(spec.classes));
+  for (auto& p : protos)
+    for (int s = 0; s < 4; ++s)
+      p.push_back({side * (0.25 + 0.5 * proto_rng.uniform()), side * (0.25 + 0.5 * proto_rng.uniform()),
+                   side * (0.04 + 0.2 * proto_rng.uniform()), side * (0.04 + 0.2 * proto_rng.uniform()),
+                   0.5 + 0.5 * proto_rng.uniform()});
+  ImageSet out;
+  out.n = spec.n;
+  out.height = out.width = spec.side;
+  out.source = "synthetic(seed " + std::to_string(spec.seed) + ")";
+  out.pixels.assign(static_cast<size_t>(out.n * out.dim()), 0);
+  std::vector<int32_t> labels(static_cast<size_t>(spec.n));
+  Rng rng(spec.seed);
+  for (int64_t i = 0; i < spec.n; ++i) {
+    const auto c = static_cast<int32_t>(i % spec.classes);  // balanced classes
+    labels[static_cast<size_t>(i)] = c;
+    const double dx = rng.uniform() * 4 - 2, dy = rng.uniform() * 4 - 2, contrast = 0.7 + 0.3 * rng.uniform();
+    float* img = out.pixels.data() + i * out.dim();
+    for (int y = 0; y < spec.side; ++y)
+      for (int x = 0; x < spec.side; ++x) {
+        double v = 0;
+        for (const Stroke& s : protos[static_cast<size_t>(c)]) {
+          const double u = (x - s.cx - dx) / s.sx, w = (y - s.cy - dy) / s.sy;
+          v += s.weight * std::exp(-0.5 * (u * u + w * w));
+        }
+        v = contrast * v + 0.08 * rng.normal();
+        img[y * spec.side + x] = static_cast<float>(std::clamp(v, 0.0, 1.0));
+      }
+  }
+  out.set_labels(std::move(labels));
+  return out;
+}
+
+ImageSet resize_images(const ImageSet& s, int height, int width) {
+  if (height < 1 || width < 1) throw Error("resize: target size must be positive");
+  ImageSet out;
+  out.n = s.n;
+  out.channels = s.channels;
+  out.height = height;
+  out.width = width;
+  out.labels = s.labels;
+  out.classes = s.classes;
+  out.source = s.source;
+  out.pixels.resize(static_cast<size_t>(out.n * out.dim()));
+  const double fy = static_cast<double>(s.height) / height, fx = static_cast<double>(s.width) / width;
+  for (int64_t i = 0; i < s.n; ++i)
+    for (int c = 0; c < s.channels; ++c) {
+      const float* src = s.image(i) + static_cast<int64_t>(c) * s.height * s.width;
+      float* dst = out.pixels.data() + i * out.dim() + static_cast<int64_t>(c) * height * width;
+      for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+          // Pixel centres map onto the source grid (align_corners = false).
+          const double sy = std::clamp((y + 0.5) * fy - 0.5, 0.0, s.height - 1.0);
+          const double sx = std::clamp((x + 0.5) * fx - 0.5, 0.0, s.width - 1.0);
+          const int y0 = static_cast<int>(sy), x0 = static_cast<int>(sx);
+          const int y1 = std::min(y0 + 1, s.height - 1), x1 = std::min(x0 + 1, s.width - 1);
+          const double ay = sy - y0, ax = sx - x0;
+          const double v = (1 - ay) * ((1 - ax) * src[y0 * s.width + x0] + ax * src[y0 * s.width + x1]) +
+                           ay * ((1 - ax) * src[y1 * s.width + x0] + ax * src[y1 * s.width + x1]);
+          dst[y * width + x] = static_cast<float>(v);
+        }
+    }
+  return out;
+}
+
+}  // namespace mlsys::dataopt

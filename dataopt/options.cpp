@@ -1,0 +1,53 @@
+#include "dataopt/options.hpp"
+
+namespace mlsys::dataopt {
+
+const config::Section<CooptOptions>& coopt_section() {
+  static const config::Section<CooptOptions> s("coopt", "CoOpt: collaborative optimization of unlabeled data", [](auto& s) {
+    s.field("mode", &CooptOptions::mode,
+            "run: quick end-to-end demo; priors: train and save priors; optimize: write the optimized dataset; "
+            "train: train a student on an existing optimized dataset; compare: the full evaluation table")
+        .choices({"run", "priors", "optimize", "train", "compare"});
+    s.field("data.source", &CooptOptions::data_source, "auto (IDX folder when present, else synthetic), idx or synthetic")
+        .choices({"auto", "idx", "synthetic"});
+    s.field("data.dir", &CooptOptions::data_dir, "IDX dataset folder (train-/t10k- images and labels, gzipped or not)");
+    s.field("data.synthetic_train", &CooptOptions::synthetic_train, "Synthetic train images").range(10, 1e7);
+    s.field("data.synthetic_test", &CooptOptions::synthetic_test, "Synthetic test images").range(10, 1e7);
+    s.field("data.digits_csv", &CooptOptions::digits_csv,
+            "sklearn digits CSV for dataset: digits priors (\"\": $MLSYS_DATA_DIR/images/sklearn_digits/digits.csv.gz)");
+    s.field("pool.begin", &CooptOptions::pool_begin, "First train-file row of the unlabeled pool D").min(0);
+    s.field("pool.size", &CooptOptions::pool_size, "Images in the pool D (split into one contiguous shard per prior)").range(4, 1e8);
+    s.field("test_size", &CooptOptions::test_size, "Test images for the probe (0: the whole test file)").min(0);
+    s.field("priors", &CooptOptions::priors,
+            "Participants: list of {name, kind, arch, rows, labels, dataset, path, epochs, lr, batch} (see docs/coopt.md); empty: the 4 quickstart priors");
+    s.field("priors_dir", &CooptOptions::priors_dir, "Cache of trained priors (\"\": <out>/priors)");
+    s.field("dataset_dir", &CooptOptions::dataset_dir, "Optimized dataset folder (\"\": <out>/optimized)");
+    s.field("align.fraction", &CooptOptions::align_fraction, "Size of the shared alignment set S as a fraction of D").range(0.001, 0.5);
+    s.field("align.dim", &CooptOptions::common_dim, "Common target dimension n of the random projections").range(2, 4096);
+    s.field("align.ridge", &CooptOptions::ridge, "Ridge strength of the alignment fit, relative to mean(diag(A^T A))").range(0, 1e6);
+    s.field("align.t", &CooptOptions::uniformity_t, "Temperature t of the uniformity score").range(0.01, 100);
+    s.field("align.center", &CooptOptions::center_uniformity,
+            "Center each prior's embeddings on S before the uniformity score (false: the published raw score)");
+    s.field("align.reference", &CooptOptions::reference, "Reference prior name (\"\": the best uniformity score on S)");
+    s.field("write_unaligned", &CooptOptions::write_unaligned, "Also write T = identity targets (the no-alignment ablation)");
+    s.field("student.kind", &CooptOptions::student, "Student trained by run/train modes").choices({"mlp", "cnn"});
+    s.field("student.mlp_arch", &CooptOptions::mlp_arch, "MLP student architecture (mlp:w1,w2,...)");
+    s.field("student.cnn_arch", &CooptOptions::cnn_arch, "CNN student architecture (cnn:c1,c2,...:features)");
+    s.field("student.lr", &CooptOptions::lr, "Adam learning rate").range(1e-6, 1);
+    s.field("student.batch", &CooptOptions::batch, "Images per step (each gives two augmented views)").range(1, 65536);
+    s.field("student.epochs", &CooptOptions::epochs, "Training epochs (compare: at least the largest eval epoch)").range(1, 1000);
+    s.field("student.shift", &CooptOptions::shift, "Random shift/crop of up to this many pixels").range(0, 16);
+    s.field("student.flip", &CooptOptions::flip, "Random horizontal flips (off for digits/text)");
+    s.field("student.noise", &CooptOptions::noise, "Std of the Gaussian pixel noise of each view").range(0, 10);
+    s.field("eval.epochs", &CooptOptions::eval_epochs, "Epochs after which the frozen student is probed").range(1, 1000);
+    s.field("eval.seeds", &CooptOptions::seeds, "Seeds (run.seed, +1, ...) averaged in compare mode").range(1, 100);
+    s.field("eval.labels_per_class", &CooptOptions::labels_per_class, "Labeled pool images per class of the few-label probe").range(1, 100000);
+    s.field("eval.methods", &CooptOptions::methods, "Rows of the comparison")
+        .choices({"raw", "random", "ssl", "coopt", "coopt_noalign", "coopt_cnn", "central"});
+    s.field("eval.central_prior", &CooptOptions::central_prior,
+            "Prior applied centrally to the whole pool for the upper reference (\"\": the reference prior)");
+  });
+  return s;
+}
+
+}  // namespace mlsys::dataopt

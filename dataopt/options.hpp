@@ -1,0 +1,55 @@
+#pragma once
+// The `coopt:` config section (declared next to the code that reads it). The struct defaults are
+// the quickstart demo: a small pool and small priors that run in seconds. The Fashion-MNIST
+// protocol lives in configs/coopt/fashion_mnist.yaml.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config/schema.hpp"
+
+namespace mlsys::dataopt {
+
+struct CooptOptions {
+  std::string mode = "run";  // run | priors | optimize | train | compare
+  // data
+  std::string data_source = "auto";
+  std::string data_dir = "/usr/share/datasets/fashion-mnist";
+  int64_t synthetic_train = 6000;
+  int64_t synthetic_test = 1000;
+  std::string digits_csv;  // "" -> $MLSYS_DATA_DIR/images/sklearn_digits/digits.csv.gz
+  int64_t pool_begin = 4000;
+  int64_t pool_size = 2000;
+  int64_t test_size = 1000;  // 0 = the whole test file
+  // participants
+  config::YamlValue priors;  // empty -> default_priors_yaml()
+  std::string priors_dir;    // "" -> <out>/priors
+  std::string dataset_dir;   // "" -> <out>/optimized
+  double align_fraction = 0.025;
+  int64_t common_dim = 64;
+  double ridge = 0.01;
+  double uniformity_t = 2.0;
+  bool center_uniformity = false;
+  std::string reference;
+  bool write_unaligned = true;
+  // students
+  std::string student = "mlp";  // train/run mode: mlp | cnn
+  std::string mlp_arch = "mlp:512,256";
+  std::string cnn_arch = "cnn:16,32:256";
+  double lr = 1e-3;
+  int64_t batch = 64;
+  int epochs = 2;
+  int shift = 2;
+  bool flip = true;
+  double noise = 0.1;
+  // evaluation
+  std::vector<int64_t> eval_epochs{1, 2};
+  int seeds = 1;
+  int labels_per_class = 10;
+  std::vector<std::string> methods{"raw", "random", "ssl", "coopt", "coopt_noalign", "coopt_cnn", "central"};
+  std::string central_prior;  // "" -> the reference prior
+};
+
+const config::Section<CooptOptions>& coopt_section();
+
+}  // namespace mlsys::dataopt

@@ -1,0 +1,84 @@
+#include "dataopt/pipeline/optimized_dataset.hpp"
+
+#include "core/util/error.hpp"
+#include "core/util/fs.hpp"
+#include "dataopt/data/bytes.hpp"
+#include "dataopt/data/npy.hpp"
+
+namespace mlsys::dataopt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path shard_dir(const fs::path& dir, int k) { return dir / ("shard-" + std::to_string(k)); }
+
+Matrix read_matrix(const fs::path& p, int64_t rows, int64_t cols) {
+  NpyArray a = read_npy(p);
+  if (a.shape.size() != 2 || a.shape[0] != rows || (cols >= 0 && a.shape[1] != cols))
+    throw InputError(p.string() + ": shape does not match the manifest (expected " + std::to_string(rows) + " x " +
+                     (cols >= 0 ? std::to_string(cols) : std::string("?")) + ")");
+  Matrix m(a.shape[0], a.shape[1]);
+  m.v = std::move(a.data);
+  return m;
+}
+
+void append(Matrix& dst, const Matrix& src) {
+  if (dst.rows == 0) dst.cols = src.cols;
+  dst.v.insert(dst.v.end(), src.v.begin(), src.v.end());
+  dst.rows += src.rows;
+}
+
+}  // namespace
+
+void write_shard(const fs::path& dir, int k, const Shard& s) {
+  const fs::path d = shard_dir(dir, k);
+  ensure_dir(d);
+  write_npy(d / "images.npy", {s.images.rows, s.images.cols}, s.images.v);
+  write_npy(d / "targets.npy", {s.targets.rows, s.targets.cols}, s.targets.v);
+  if (s.targets_unaligned.rows)
+    write_npy(d / "targets_unaligned.npy", {s.targets_unaligned.rows, s.targets_unaligned.cols}, s.targets_unaligned.v);
+  write_npy_int(d / "index.npy", s.index);
+}
+
+void write_manifest(const fs::path& dir, const Json& manifest) {
+  write_file_atomic(dir / "manifest.json", manifest.dump(2) + "\n");
+}
+
+OptimizedDataset read_optimized(const fs::path& dir) {
+  const fs::path mf = dir / "manifest.json";
+  if (!fs::exists(mf)) throw InputError("no optimized dataset in " + dir.string() + " (manifest.json missing); run `mlsys coopt optimize` first");
+  OptimizedDataset d;
+  d.manifest = Json::parse(read_bytes(mf));
+  const Json* fmt = d.manifest.find("format");
+  if (!fmt || !fmt->is_string() || fmt->as_string() != "mlsys-coopt-optimized")
+    throw InputError(mf.string() + ": not an mlsys CoOpt optimized-dataset manifest");
+  try {
+    const Json& g = d.manifest["geometry"];
+    d.geometry = {static_cast<int>(g.as_array()[0].as_int()), static_cast<int>(g.as_array()[1].as_int()),
+                  static_cast<int>(g.as_array()[2].as_int())};
+    const int64_t n = d.manifest["common_dim"].as_int();
+    const auto& parts = d.manifest["participants"].as_array();
+    bool unaligned = true;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      const int64_t rows = parts[k].find("rows")->as_int();
+      const fs::path sd = shard_dir(dir, static_cast<int>(k));
+      append(d.images, read_matrix(sd / "images.npy", rows, d.geometry.size()));
+      append(d.targets, read_matrix(sd / "targets.npy", rows, n));
+      unaligned = unaligned && fs::exists(sd / "targets_unaligned.npy");
+      if (unaligned) append(d.targets_unaligned, read_matrix(sd / "targets_unaligned.npy", rows, n));
+      NpyArray idx = read_npy(sd / "index.npy");
+      if (idx.rows() != rows) throw InputError((sd / "index.npy").string() + ": row count differs from the manifest");
+      for (float v : idx.data) d.index.push_back(static_cast<int32_t>(v));
+      d.shard_of.insert(d.shard_of.end(), static_cast<size_t>(rows), static_cast<int32_t>(k));
+    }
+    if (!unaligned) d.targets_unaligned = Matrix();
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(mf.string() + ": malformed manifest (" + e.what() + ")");
+  }
+  return d;
+}
+
+}  // namespace mlsys::dataopt

@@ -1,0 +1,33 @@
+#pragma once
+// Everything the participant phase needs to know, resolved from the config once.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "dataopt/prior/prior_kind.hpp"
+
+namespace mlsys::dataopt {
+
+struct Plan {
+  std::vector<PriorSpec> priors;  // participant k holds priors[k] and shard k
+  int64_t pool_begin = 0, pool_size = 0;  // pool D = train rows [pool_begin, pool_begin + pool_size)
+  double align_fraction = 0.02;  // |S| / |D|
+  int64_t common_dim = 64;       // n
+  double ridge = 1e-2;           // relative ridge of the alignment fit
+  double uniformity_t = 2.0;
+  bool center_uniformity = false;  // center embeddings on S before the score (documented deviation)
+  std::string reference;         // "" = best uniformity
+  uint64_t seed = 1;             // S, projections, prior initializations
+  std::filesystem::path priors_dir;
+  std::filesystem::path dataset_dir;  // where the optimized dataset is written
+  bool write_unaligned = true;        // also store T = identity targets (the no-alignment ablation)
+
+  int participants() const { return static_cast<int>(priors.size()); }
+  // Pool indices [begin, end) of shard k: contiguous, sizes differ by at most one.
+  std::pair<int64_t, int64_t> shard(int k) const;
+  // Sorted pool indices of the alignment set S (seeded).
+  std::vector<int64_t> alignment_rows() const;
+};
+
+}  // namespace mlsys::dataopt

@@ -1,0 +1,19 @@
+#pragma once
+// Obtaining each participant's prior: trained priors are cached in plan.priors_dir as
+// <name>.prior with a <name>.key file holding the spec fingerprint and seed, and are retrained
+// only when the spec changes.
+#include "dataopt/pipeline/plan.hpp"
+
+namespace mlsys::dataopt {
+
+struct PriorStatus {
+  std::string name;
+  bool trained = false;  // false: reloaded from the cache
+  double seconds = 0;
+};
+
+// Builds (or reloads) prior k. Cacheable priors are saved after training.
+Prior obtain_prior(const Plan& plan, int k, const PriorBuildContext& ctx, PriorStatus* status = nullptr);
+PriorBuildContext build_context(const Plan& plan, const DataSource& data, int k, const std::filesystem::path& digits_csv);
+
+}  // namespace mlsys::dataopt

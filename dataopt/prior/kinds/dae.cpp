@@ -1,0 +1,35 @@
+// A self-supervised prior: a denoising autoencoder (encoder = the architecture, linear decoder)
+// trained on unlabeled rows disjoint from the pool.
+#include "core/util/error.hpp"
+#include "dataopt/prior/prior_kind.hpp"
+#include "dataopt/data/as_matrix.hpp"
+#include "dataopt/prior/kinds/fit_prior.hpp"
+
+namespace mlsys::dataopt {
+
+namespace {
+
+class Dae final : public PriorKind {
+ public:
+  Prior build(const PriorSpec& s, const PriorBuildContext& ctx) const override {
+    if (s.rows_end <= s.rows_begin) throw ConfigError(s.where + ": dae prior '" + s.name + "' needs rows: [begin, end]");
+    ImageSet data = ctx.data->train_rows(s.rows_begin, s.rows_end);
+    Prior p;
+    p.name = s.name;
+    p.kind = "dae";
+    p.about = "denoising autoencoder " + s.arch + " on " + std::to_string(data.n) + " unlabeled train rows " +
+              std::to_string(s.rows_begin) + "-" + std::to_string(s.rows_end);
+    p.net = Net::build(s.arch, {data.channels, data.height, data.width}, ctx.seed);
+    p.net.add_head(data.dim(), ctx.seed + 1);
+    fit_denoiser(p.net, as_matrix(data), prior_fit_options(s, ctx, {1, false, 0.3}));
+    return p;
+  }
+};
+
+const bool registered = prior_kind_registry().add(
+    "dae", "Denoising autoencoder encoder trained on unlabeled data disjoint from the pool",
+    [] { return std::make_unique<Dae>(); });
+
+}  // namespace
+
+}  // namespace mlsys::dataopt

@@ -1,0 +1,138 @@
+#include <doctest/doctest.h>
+
+#include "tests/common/test_util.hpp"
+#include "core/util/error.hpp"
+#include "core/util/fs.hpp"
+#include "dataopt/data/csv.hpp"
+#include "dataopt/data/idx.hpp"
+#include "dataopt/data/npy.hpp"
+#include "dataopt/data/synthetic.hpp"
+
+using namespace mlsys;
+using namespace mlsys::dataopt;
+
+TEST_CASE("idx round trip, plain and gzipped, with row ranges") {
+  test::TempDir dir("idx");
+  ImageSet s = make_synthetic({25, 5, 8, 3, 7});
+  for (const char* ext : {"", ".gz"}) {
+    write_idx_images(dir / (std::string("train-images-idx3-ubyte") + ext), s);
+    write_idx_labels(dir / (std::string("train-labels-idx1-ubyte") + ext), s.labels);
+    ImageSet r = read_idx_split(dir.path(), "train");
+    CHECK(r.n == 25);
+    CHECK(r.height == 8);
+    CHECK(r.classes == 5);
+    CHECK(r.labels == s.labels);
+    for (size_t i = 0; i < s.pixels.size(); ++i) CHECK(r.pixels[i] == doctest::Approx(s.pixels[i]).epsilon(0.003));
+    ImageSet part = read_idx_split(dir.path(), "train", 10, 13);
+    REQUIRE(part.n == 3);
+    CHECK(part.labels[0] == s.labels[10]);
+    CHECK(part.pixels[5] == doctest::Approx(r.pixels[10 * 64 + 5]));
+    std::filesystem::remove(dir / (std::string("train-images-idx3-ubyte") + ext));
+    std::filesystem::remove(dir / (std::string("train-labels-idx1-ubyte") + ext));
+  }
+}
+
+TEST_CASE("idx error paths name the file and the problem") {
+  test::TempDir dir("idxbad");
+  ImageSet s = make_synthetic({10, 2, 6, 1, 7});
+  write_idx_images(dir / "train-images-idx3-ubyte", s);
+  std::vector<int32_t> fewer(s.labels.begin(), s.labels.begin() + 7);
+  write_idx_labels(dir / "train-labels-idx1-ubyte", fewer);
+  CHECK_THROWS_WITH_AS(read_idx_split(dir.path(), "train"), doctest::Contains("mismatched IDX pair"), InputError);
+  CHECK_THROWS_WITH_AS(read_idx_images(dir / "train-labels-idx1-ubyte"), doctest::Contains("labels file?"), InputError);
+  CHECK_THROWS_WITH_AS(read_idx_labels(dir / "train-images-idx3-ubyte"), doctest::Contains("images file?"), InputError);
+  std::string bytes = read_file(dir / "train-images-idx3-ubyte");
+  write_file_atomic(dir / "cut", bytes.substr(0, bytes.size() - 5));
+  CHECK_THROWS_WITH_AS(read_idx_images(dir / "cut"), doctest::Contains("truncated"), InputError);
+  write_file_atomic(dir / "text", "hello world");
+  CHECK_THROWS_WITH_AS(read_idx_images(dir / "text"), doctest::Contains("not an IDX file"), InputError);
+  CHECK_THROWS_WITH_AS(read_idx_split(dir.path(), "test"), doctest::Contains("no test "), InputError);
+  CHECK_THROWS_AS(read_idx_images(dir / "missing"), InputError);
+  CHECK_THROWS_WITH_AS(read_idx_images(dir / "train-images-idx3-ubyte", 5, 11), doctest::Contains("rows [5, 11)"), InputError);
+}
+
+TEST_CASE("npy round trip and dtype conversions") {
+  test::TempDir dir("npy");
+  std::vector<float> v{1.5f, -2, 3, 4, 5, 6};
+  write_npy(dir / "a.npy", {2, 3}, v);
+  NpyArray a = read_npy(dir / "a.npy");
+  CHECK(a.shape == std::vector<int64_t>{2, 3});
+  CHECK(a.data == v);
+  CHECK(read_file(dir / "a.npy").find("'descr': '<f4'") != std::string::npos);
+  write_npy_int(dir / "i.npy", {7, -1, 3});
+  NpyArray i = read_npy(dir / "i.npy");
+  CHECK(i.shape == std::vector<int64_t>{3});
+  CHECK(i.data == std::vector<float>{7, -1, 3});
+  // A float64 file written byte by byte the way numpy does.
+  std::string hdr = "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }";
+  hdr.append(64 - (10 + hdr.size() + 1) % 64, ' ');
+  hdr.push_back('\n');
+  std::string f8("\x93NUMPY\x01\x00", 8);
+  f8.push_back(static_cast<char>(hdr.size()));
+  f8.push_back(0);
+  f8 += hdr;
+  double d[2] = {0.25, -8};
+  f8.append(reinterpret_cast<const char*>(d), sizeof d);
+  write_file_atomic(dir / "d.npy", f8);
+  CHECK(read_npy(dir / "d.npy").data == std::vector<float>{0.25f, -8});
+}
+
+TEST_CASE("npy error paths") {
+  test::TempDir dir("npybad");
+  write_npy(dir / "a.npy", {4}, {1, 2, 3, 4});
+  std::string b = read_file(dir / "a.npy");
+  write_file_atomic(dir / "cut.npy", b.substr(0, b.size() - 4));
+  CHECK_THROWS_WITH_AS(read_npy(dir / "cut.npy"), doctest::Contains("truncated"), InputError);
+  std::string fortran = b;
+  fortran.replace(fortran.find("False"), 5, "True ");
+  write_file_atomic(dir / "f.npy", fortran);
+  CHECK_THROWS_WITH_AS(read_npy(dir / "f.npy"), doctest::Contains("Fortran"), InputError);
+  std::string c16 = b;
+  c16.replace(c16.find("<f4"), 3, "<c8");
+  write_file_atomic(dir / "c.npy", c16);
+  CHECK_THROWS_WITH_AS(read_npy(dir / "c.npy"), doctest::Contains("unsupported .npy dtype"), InputError);
+  write_file_atomic(dir / "x.npy", "not numpy");
+  CHECK_THROWS_WITH_AS(read_npy(dir / "x.npy"), doctest::Contains("not a .npy file"), InputError);
+}
+
+TEST_CASE("csv matrix and digits-style images") {
+  test::TempDir dir("csv");
+  test::write_text(dir / "m.csv", "a,b,c\n1,2,3\n4,5,6\n");
+  CsvMatrix m = read_csv_matrix(dir / "m.csv");
+  CHECK(m.rows == 2);
+  CHECK(m.cols == 3);
+  CHECK(m.data[5] == 6);
+  test::write_text(dir / "ragged.csv", "1,2,3\n4,5\n");
+  CHECK_THROWS_WITH_AS(read_csv_matrix(dir / "ragged.csv"), doctest::Contains("ragged.csv:2"), InputError);
+  test::write_text(dir / "bad.csv", "1,2\n3,x\n");
+  CHECK_THROWS_WITH_AS(read_csv_matrix(dir / "bad.csv"), doctest::Contains("bad.csv:2: non-numeric"), InputError);
+  // 2x2 images + label, values 0-16 like sklearn digits.
+  test::write_text(dir / "img.csv", "0,16,8,4,1\n16,0,0,0,0\n");
+  ImageSet s = read_csv_images(dir / "img.csv");
+  CHECK(s.n == 2);
+  CHECK(s.height == 2);
+  CHECK(s.pixels[1] == doctest::Approx(1.0));
+  CHECK(s.pixels[2] == doctest::Approx(0.5));
+  CHECK(s.labels == std::vector<int32_t>{1, 0});
+  test::write_text(dir / "nonsquare.csv", "1,2,3,0\n");
+  CHECK_THROWS_WITH_AS(read_csv_images(dir / "nonsquare.csv"), doctest::Contains("square number"), InputError);
+}
+
+TEST_CASE("sklearn digits from shared data") {
+  MLSYS_REQUIRE_SHARED_DATA(data);
+  ImageSet s = read_csv_images(data / "images/sklearn_digits/digits.csv.gz");
+  CHECK(s.n == 1797);
+  CHECK(s.height == 8);
+  CHECK(s.classes == 10);
+  ImageSet big = resize_images(s, 28, 28);
+  CHECK(big.dim() == 784);
+  CHECK(big.labels == s.labels);
+}
+
+TEST_CASE("synthetic generator is deterministic and labeled") {
+  ImageSet a = make_synthetic({40, 4, 12, 5, 7}), b = make_synthetic({40, 4, 12, 5, 7});
+  CHECK(a.pixels == b.pixels);
+  CHECK(a.classes == 4);
+  ImageSet c = make_synthetic({40, 4, 12, 6, 7});
+  CHECK(a.pixels != c.pixels);
+}

@@ -1,0 +1,84 @@
+#include <doctest/doctest.h>
+
+#include "tests/common/test_util.hpp"
+#include "tests/dataopt/fixtures.hpp"
+#include "core/util/error.hpp"
+#include "dataopt/data/npy.hpp"
+#include "dataopt/prior/prior_kind.hpp"
+
+using namespace mlsys;
+using namespace mlsys::dataopt;
+
+namespace {
+DataSource tiny_source() { return test_fixtures::synthetic_source(300); }
+}  // namespace
+
+TEST_CASE("every network prior kind builds, embeds, saves and reloads identically") {
+  test::TempDir dir("priors");
+  DataSource src = tiny_source();
+  PriorBuildContext ctx;
+  ctx.data = &src;
+  ctx.seed = 3;
+  ctx.pool_rows = 10;
+  const ImageSet probe = src.train_rows(250, 260);
+  Matrix x(probe.n, probe.dim());
+  x.v = probe.pixels;
+  for (const char* kind : {"supervised", "dae", "random"}) {
+    PriorSpec s;
+    s.name = kind;
+    s.kind = kind;
+    s.arch = "mlp:16";
+    s.rows_begin = 0;
+    s.rows_end = 100;
+    s.epochs = 1;
+    Prior p = prior_kind_registry().create(kind)->build(s, ctx);
+    CHECK(p.dim() == 16);
+    Matrix z = p.embed(x, {});
+    CHECK(z.rows == 10);
+    save_prior(dir / (std::string(kind) + ".prior"), p);
+    Prior back = load_prior(dir / (std::string(kind) + ".prior"));
+    CHECK(back.name == kind);
+    CHECK(back.about == p.about);
+    CHECK(back.embed(x, {}).v == z.v);
+  }
+  test::write_text(dir / "bad.prior", "mlsys-prior 2\n");
+  CHECK_THROWS_AS(load_prior(dir / "bad.prior"), InputError);
+}
+
+TEST_CASE("coarse supervised prior trains on a different label set") {
+  std::vector<int32_t> fine{0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  CHECK(coarse_labels(fine, 10) == std::vector<int32_t>{0, 1, 0, 0, 0, 2, 0, 2, 3, 2});
+  CHECK(coarse_labels({0, 1, 2}, 3) == std::vector<int32_t>{0, 1, 2});
+}
+
+TEST_CASE("bring-your-own embeddings: npy and csv, row count checked") {
+  test::TempDir dir("byo");
+  write_npy(dir / "e.npy", {4, 3}, std::vector<float>(12, 0.5f));
+  DataSource src = tiny_source();
+  PriorBuildContext ctx;
+  ctx.data = &src;
+  ctx.pool_rows = 4;
+  PriorSpec s;
+  s.name = "clip";
+  s.kind = "embeddings";
+  s.path = (dir / "e.npy").string();
+  Prior p = prior_kind_registry().create("embeddings")->build(s, ctx);
+  CHECK(p.dim() == 3);
+  CHECK(p.embed(Matrix(2, 1), {1, 3}).rows == 2);
+  test::write_text(dir / "e.csv", "1,2\n3,4\n5,6\n");
+  s.path = (dir / "e.csv").string();
+  CHECK_THROWS_WITH_AS(prior_kind_registry().create("embeddings")->build(s, ctx), doctest::Contains("3 embedding rows but the pool has 4"),
+                       InputError);
+}
+
+TEST_CASE("prior specs: defaults parse, bad entries name the location") {
+  std::vector<PriorSpec> d = parse_prior_specs({});
+  REQUIRE(d.size() == 4);
+  CHECK(d[0].name == "strong");
+  config::YamlValue bad{YAML::Load("[{name: a, kind: supervized}]"), "x.yaml"};
+  CHECK_THROWS_WITH_AS(parse_prior_specs(bad), doctest::Contains("did you mean 'supervised'"), ConfigError);
+  config::YamlValue dup{YAML::Load("[{name: a, kind: random}, {name: a, kind: random}]"), "x.yaml"};
+  CHECK_THROWS_WITH_AS(parse_prior_specs(dup), doctest::Contains("duplicate prior name"), ConfigError);
+  config::YamlValue key{YAML::Load("[{name: a, kind: random, colour: red}]"), "x.yaml"};
+  CHECK_THROWS_WITH_AS(parse_prior_specs(key), doctest::Contains("unknown prior key 'colour'"), ConfigError);
+}
