@@ -37,6 +37,9 @@ TEST_CASE("comm/inproc: a wait past comm.timeout_s fails naming the rank and ope
     if (c.rank() == 0) {
       c.recv(&x, sizeof x, 1, 5);  // rank 1 never sends
     } else {
+      // Enter the barrier late so that rank 0's recv is the first wait to time out even on a
+      // loaded machine; rank 1 is then ended by the group abort (or, at worst, its own timeout).
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
       try {
         c.barrier();
       } catch (const std::exception& e) {

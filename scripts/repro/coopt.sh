@@ -7,10 +7,10 @@ build=${1:-build}
 out=${2:-results/repro/coopt}
 mkdir -p "$out"
 bin="$build/bin/mlsys"
-/usr/bin/time -f "compare: %e s wall, %U s user, %S s sys" \
-  "$bin" coopt compare configs/coopt/fashion_mnist.yaml --out "$out/compare" --overwrite \
+time \
+  "$bin" coopt compare configs/repro/coopt/fashion_mnist.yaml --out "$out/compare" --overwrite \
   --set coopt.priors_dir="$out/priors"
-/usr/bin/time -f "cnn vs mlp: %e s wall, %U s user, %S s sys" \
-  "$bin" coopt compare configs/coopt/fashion_mnist_cnn.yaml --out "$out/cnn" --overwrite \
+time \
+  "$bin" coopt compare configs/repro/coopt/fashion_mnist_cnn.yaml --out "$out/cnn" --overwrite \
   --set coopt.priors_dir="$out/priors"
 "$build/bench/bench_dataopt_participants" 20000 3
