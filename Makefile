@@ -6,6 +6,9 @@ JOBS ?= $(shell nproc)
 # CI treats warnings as errors.
 WERROR ?= $(if $(CI),ON,OFF)
 CMAKE_FLAGS ?=
+# OpenMP threads that spin while OpenBLAS runs steal the few cores a laptop has (Cora epochs 10x
+# slower with 2 threads); libgomp reads this when it loads, so it is set for the processes we start.
+export OMP_WAIT_POLICY ?= passive
 
 .PHONY: all setup configure build run test bench docs clean fuzz
 

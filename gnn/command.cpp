@@ -1,16 +1,194 @@
 #include "gnn/command.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+
+#include "core/comm/comm_options.hpp"
+#include "core/log/log.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/run_options.hpp"
-#include "core/util/error.hpp"
+#include "core/runtime/system.hpp"
+#include "core/tensor/device_options.hpp"
+#include "gnn/graph/loaders.hpp"
+#include "gnn/graph/source.hpp"
+#include "gnn/options.hpp"
+#include "gnn/partition/partitioner.hpp"
+#include "gnn/partition/report.hpp"
+#include "gnn/train/trainer.hpp"
 
 namespace mlsys::gnn {
 
-// Placeholder until the module lands; replaced by the module's owner.
+namespace {
+
+Table epochs_table(const TrainResult& r) {
+  Table t({"epoch", "loss", "train_acc", "val_acc", "test_acc", "epoch_s", "compute_s", "quant_s", "comm_s", "wait_s",
+           "reduce_s", "raw_bytes", "wire_bytes", "reduce_bytes", "fwd_bits", "bwd_bits", "halo"});
+  for (const auto& e : r.epochs) {
+    std::vector<Table::Cell> row;
+    row.emplace_back(int64_t{e.epoch});
+    for (double v : {e.loss, e.train_acc, e.val_acc, e.test_acc, e.epoch_s, e.mean.compute_s, e.mean.quant_s, e.mean.comm_s,
+                     e.mean.wait_s, e.mean.reduce_s})
+      row.emplace_back(v);
+    for (uint64_t v : {e.mean.raw_bytes, e.mean.wire_bytes, e.mean.reduce_bytes}) row.emplace_back(static_cast<int64_t>(v));
+    row.emplace_back(int64_t{e.fwd_bits});
+    row.emplace_back(int64_t{e.bwd_bits});
+    row.emplace_back(std::string(e.stale ? "stale" : "fresh"));
+    t.add_row(std::move(row));
+  }
+  return t;
+}
+
+Json summarize(const TrainResult& r) {
+  Json j = Json::object();
+  j["epochs_run"] = static_cast<int64_t>(r.epochs.size());
+  j["final_train_acc"] = r.final_train;
+  j["final_val_acc"] = r.final_val;
+  j["final_test_acc"] = r.final_test;
+  j["best_val_acc"] = r.best_val;
+  j["test_acc_at_best_val"] = r.test_at_best_val;
+  j["final_loss"] = r.epochs.empty() ? 0.0 : r.epochs.back().loss;
+  // Epoch 0 is excluded from means: it is synchronous and warms pools and caches.
+  EpochStats sum;
+  double t = 0;
+  int n = 0, stale = 0;
+  uint64_t raw = 0, wire = 0, red = 0;
+  for (const auto& e : r.epochs) {
+    raw += e.mean.raw_bytes;
+    wire += e.mean.wire_bytes;
+    red += e.mean.reduce_bytes;
+    stale += e.stale;
+    if (e.epoch == 0 && r.epochs.size() > 1) continue;
+    sum.add(e.mean);
+    t += e.epoch_s;
+    ++n;
+  }
+  n = std::max(n, 1);
+  j["mean_epoch_s"] = t / n;
+  Json split = Json::object();
+  split["compute_s"] = sum.compute_s / n;
+  split["quant_s"] = sum.quant_s / n;
+  split["comm_s"] = sum.comm_s / n;
+  split["wait_s"] = sum.wait_s / n;
+  split["reduce_s"] = sum.reduce_s / n;
+  j["mean_time_split"] = split;
+  j["stale_epochs"] = stale;
+  j["halo_raw_bytes"] = raw;
+  j["halo_wire_bytes"] = wire;
+  j["halo_compression"] = wire ? double(raw) / double(wire) : 0.0;
+  j["allreduce_bytes"] = red;
+  j["peak_rss_bytes"] = peak_rss_bytes();
+  j["adaptor_switches"] = static_cast<int64_t>(r.switches.size());
+  j["interrupted"] = r.interrupted;
+  if (!r.checkpoint.empty()) j["checkpoint"] = r.checkpoint;
+  return j;
+}
+
+void run(RunContext& ctx) {
+  const GnnOptions& o = ctx.get(gnn_section());
+  Graph g = graph_source_registry().create(o.graph_source)->load(o, ctx.seed());
+  log::info("graph {}: {} nodes, {} directed edges, {} features, {} classes", g.name, g.num_nodes, g.num_edges(),
+            g.feature_dim, g.num_classes);
+  Json gj = Json::object();
+  gj["name"] = g.name;
+  gj["nodes"] = g.num_nodes;
+  gj["directed_edges"] = g.num_edges();
+  gj["features"] = g.feature_dim;
+  gj["classes"] = g.num_classes;
+  gj["train"] = g.count(Split::Train);
+  gj["val"] = g.count(Split::Val);
+  gj["test"] = g.count(Split::Test);
+  ctx.summary()["graph"] = gj;
+
+  if (o.mode == "convert") {
+    std::string out = o.convert_out.empty() ? ctx.path(g.name + ".mlsg").string() : o.convert_out;
+    write_binary_graph(g, out);
+    ctx.summary()["binary_graph"] = out;
+    ctx.say(fmt::format("wrote {} ({} nodes, {} edges); load it with gnn.graph.source=file gnn.graph.path={}", out,
+                        g.num_nodes, g.num_edges(), out));
+    return;
+  }
+
+  PartitionParams pp;
+  pp.parts = o.parts;
+  pp.seed = ctx.seed();
+  pp.objective = o.metis_objective;
+  bool cached = false;
+  auto owner = partition_cached(g, o.partitioner, pp, o.partition_cache ? cache_root(o) : "", &cached);
+  if (o.parts > 1 && (o.report_partitions || o.mode == "partition")) {
+    std::vector<HaloPlan> plans;
+    for (int p = 0; p < o.parts; ++p) plans.push_back(build_halo_plan(g, owner, o.parts, p));
+    ctx.write_table("partitions.csv", partition_table(plans));
+    Json pj = partition_summary(plans, o.hidden);
+    pj["partitioner"] = o.partitioner;
+    pj["from_cache"] = cached;
+    ctx.summary()["partition"] = pj;
+    ctx.say(fmt::format("partition: {} x {} ({}), {} halo rows per layer, edge cut {}", o.parts, o.partitioner,
+                        cached ? "cached" : "computed", pj["halo_rows_per_layer"].as_int(), pj["edge_cut"].as_int()));
+  }
+  if (o.mode == "partition") return;
+
+  TraceWriter trace;
+  TrainSetup s;
+  s.gnn = o;
+  s.comm = ctx.get(comm_section());
+  s.device = ctx.get(device_section());
+  s.seed = ctx.seed();
+  s.threads = ctx.threads();
+  s.out_dir = ctx.out_dir().string();
+  s.trace = o.trace_epochs > 0 ? &trace : nullptr;
+  s.progress = ctx.progress_enabled();
+  TrainResult r = train(g, owner, s);
+
+  ctx.write_table("epochs.csv", epochs_table(r));
+  if (!r.switches.empty()) {
+    Table t({"epoch", "action", "fwd_bits_from", "fwd_bits_to", "bwd_bits_from", "bwd_bits_to", "loss_trend"});
+    for (const auto& sw : r.switches) {
+      std::vector<Table::Cell> row;
+      row.emplace_back(int64_t{sw.epoch});
+      row.emplace_back(sw.what);
+      for (int v : {sw.fwd_from, sw.fwd_to, sw.bwd_from, sw.bwd_to}) row.emplace_back(int64_t{v});
+      row.emplace_back(sw.trend);
+      t.add_row(std::move(row));
+    }
+    ctx.write_table("switches.csv", t);
+  }
+  if (s.trace && trace.size()) trace.write(ctx.path("trace.json").string());
+  Json sum = summarize(r);
+  for (auto& [key, v] : sum.as_object()) ctx.summary()[key] = v;
+  ctx.say(fmt::format("{} {}x{} on {} ({} nodes), {} worker(s), fwd/bwd bits {}/{}{}", o.model, o.layers, o.hidden, g.name,
+                      g.num_nodes, o.parts, o.fwd_bits, o.bwd_bits, o.pipeline && o.parts > 1 ? ", pipelined" : ""));
+  if (r.final_test >= 0)
+    ctx.say(fmt::format("accuracy: train {:.1f}%  val {:.1f}%  test {:.1f}% (best val {:.1f}%, test there {:.1f}%)",
+                        100 * r.final_train, 100 * r.final_val, 100 * r.final_test, 100 * r.best_val, 100 * r.test_at_best_val));
+  ctx.say(fmt::format("mean epoch {:.2f} ms; halo bytes {} raw -> {} on the wire ({:.1f}x)", 1e3 * sum["mean_epoch_s"].as_number(),
+                      format_bytes(sum["halo_raw_bytes"].as_number()), format_bytes(sum["halo_wire_bytes"].as_number()),
+                      sum["halo_compression"].as_number()));
+  if (r.interrupted) ctx.say("interrupted: resume with --resume " + r.checkpoint);
+}
+
+}  // namespace
+
 const CommandSpec& train_gnn_command() {
   static const CommandSpec spec{
-      "train-gnn", "(not implemented yet)", "", {&run_section()}, {}, "", {},
-      [](RunContext&) { throw Error("mlsys train-gnn is not implemented yet"); }};
+      "train-gnn",
+      "Sylvie: distributed full-graph GNN training with low-bit halo exchange, pipelining and bounded staleness",
+      "Examples:\n"
+      "  mlsys train-gnn                                   # quickstart: small SBM, 2 workers, 1-bit, pipelined\n"
+      "  mlsys train-gnn configs/train-gnn/cora_gcn.yaml   # Cora (needs MLSYS_DATA_DIR data)\n"
+      "  mlsys train-gnn partition --set gnn.parts=8        # partition report only\n"
+      "  mlsys train-gnn convert --set gnn.graph.source=file --set gnn.graph.path=DIR  # write .mlsg\n"
+      "  mlsys train-gnn --resume results/train-gnn/<run>/checkpoint.bin",
+      {&run_section(), &comm_section(), &device_section(), &gnn_section()},
+      {"train", "convert", "partition"},
+      "gnn.mode",
+      {{"resume", "gnn.resume", true, "Resume from a checkpoint file"},
+       {"graph", "gnn.graph.path", true, "Graph path (with gnn.graph.source=file)"},
+       {"parts", "gnn.parts", true, "Number of partitions / workers"},
+       {"epochs", "gnn.epochs", true, "Training epochs"}},
+      run};
   return spec;
 }
 

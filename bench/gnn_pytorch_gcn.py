@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Plain PyTorch full-graph GCN reference for bench_gnn_rmat (same graph, same thread count).
+
+Reads an mlsys binary graph (.mlsg, layout in docs/train-gnn.md), builds D^-1/2 (A+I) D^-1/2 as a
+torch sparse COO or CSR tensor, and trains a 2-layer GCN (nn.Linear + torch.sparse.mm, ReLU,
+dropout 0.5, Adam) full-graph. Prints one JSON line: layout, mean epoch seconds (epochs after the
+first), peak RSS bytes.
+Usage: gnn_pytorch_gcn.py GRAPH.mlsg --layout coo|csr --threads N --epochs E --hidden H
+"""
+import argparse
+import json
+import resource
+import struct
+import time
+
+import numpy as np
+import torch
+
+
+def load_mlsg(path):
+    with open(path, "rb") as f:
+        head = f.read(128)
+    magic = head[:8]
+    assert magic == b"MLSYSGR1", "not an mlsys binary graph"
+    nodes, nnz, fdim, classes = struct.unpack_from("<qqqq", head, 16)
+    off = struct.unpack_from("<5Q", head, 48)
+    mm = np.memmap(path, dtype=np.uint8, mode="r")
+    indptr = np.frombuffer(mm, dtype=np.int64, count=nodes + 1, offset=off[0])
+    indices = np.frombuffer(mm, dtype=np.int32, count=nnz, offset=off[1])
+    feats = np.frombuffer(mm, dtype=np.float32, count=nodes * fdim, offset=off[2]).reshape(nodes, fdim)
+    labels = np.frombuffer(mm, dtype=np.int32, count=nodes, offset=off[3])
+    split = np.frombuffer(mm, dtype=np.uint8, count=nodes, offset=off[4])
+    return nodes, classes, indptr, indices, feats, labels, split
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("graph")
+    ap.add_argument("--layout", choices=["coo", "csr"], default="csr")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--epochs", type=int, default=5)
+    ap.add_argument("--hidden", type=int, default=128)
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(1)
+    n, classes, indptr, indices, feats, labels, split = load_mlsg(a.graph)
+    deg = np.diff(indptr).astype(np.float32) + 1.0
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    cols = indices.astype(np.int64)
+    loops = np.arange(n, dtype=np.int64)
+    r = np.concatenate([rows, loops])
+    c = np.concatenate([cols, loops])
+    dinv = 1.0 / np.sqrt(deg)
+    v = (dinv[r] * dinv[c]).astype(np.float32)
+    del rows, cols
+    adj = torch.sparse_coo_tensor(torch.from_numpy(np.stack([r, c])), torch.from_numpy(v), (n, n)).coalesce()
+    del r, c, v
+    if a.layout == "csr":
+        adj = adj.to_sparse_csr()
+    x = torch.from_numpy(np.array(feats))
+    y = torch.from_numpy(labels.astype(np.int64))
+    train = torch.from_numpy(split == 1)
+
+    class GCN(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l1 = torch.nn.Linear(x.shape[1], a.hidden)
+            self.l2 = torch.nn.Linear(a.hidden, classes)
+
+        def forward(self, x):
+            h = torch.relu(torch.sparse.mm(adj, self.l1(torch.nn.functional.dropout(x, 0.5, self.training))))
+            h = torch.nn.functional.dropout(h, 0.5, self.training)
+            return torch.sparse.mm(adj, self.l2(h))
+
+    model = GCN()
+    opt = torch.optim.Adam(model.parameters(), lr=0.01, weight_decay=5e-4)
+    times = []
+    for _ in range(a.epochs):
+        t = time.perf_counter()
+        opt.zero_grad()
+        out = model(x)
+        loss = torch.nn.functional.cross_entropy(out[train], y[train])
+        loss.backward()
+        opt.step()
+        times.append(time.perf_counter() - t)
+    steady = times[1:] if len(times) > 1 else times
+    print(json.dumps({"layout": a.layout, "threads": a.threads, "epoch_s": sum(steady) / len(steady),
+                      "loss": float(loss), "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+#pragma once
+// A read-only array that either owns its elements or views memory owned by someone else (a
+// memory-mapped file), so a graph loaded from the binary format is used in place without a copy.
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace mlsys::gnn {
+
+template <class T>
+class Array {
+ public:
+  Array() = default;
+  explicit Array(std::vector<T> v) : owned_(std::make_shared<std::vector<T>>(std::move(v))) {
+    data_ = owned_->data();
+    size_ = owned_->size();
+  }
+  Array(const T* data, size_t size, std::shared_ptr<const void> keep_alive)
+      : data_(data), size_(size), keep_(std::move(keep_alive)) {}
+
+  const T* data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  // True when the elements live in a mapped file rather than in memory this array owns.
+  bool mapped() const { return keep_ != nullptr; }
+
+ private:
+  std::shared_ptr<std::vector<T>> owned_;
+  const T* data_ = nullptr;
+  size_t size_ = 0;
+  std::shared_ptr<const void> keep_;
+};
+
+}  // namespace mlsys::gnn

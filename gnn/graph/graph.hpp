@@ -1,0 +1,39 @@
+#pragma once
+// A node-classification graph: symmetric adjacency (CSR, no self loops, sorted rows), dense node
+// features, labels and the train/val/test split. Everything downstream (partitioners, halo plans,
+// trainers) reads this one shape, whatever the source (text, OGB folder, binary CSR, generator).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gnn/graph/array.hpp"
+
+namespace mlsys::gnn {
+
+enum class Split : uint8_t { None = 0, Train = 1, Val = 2, Test = 3 };
+
+struct Graph {
+  std::string name;
+  int64_t num_nodes = 0;
+  Array<int64_t> indptr;   // num_nodes + 1
+  Array<int32_t> indices;  // neighbours, symmetric: v in row u <=> u in row v
+  int64_t feature_dim = 0;
+  Array<float> features;  // num_nodes x feature_dim, row-major (empty when the source has none)
+  int32_t num_classes = 0;
+  Array<int32_t> labels;  // -1 = unlabeled
+  Array<uint8_t> split;   // Split values
+
+  int64_t num_edges() const { return static_cast<int64_t>(indices.size()); }  // directed entries
+  int64_t degree(int64_t v) const { return indptr[v + 1] - indptr[v]; }
+  int64_t count(Split s) const;
+  // A 64-bit fingerprint of structure + shape; keys partition caches.
+  uint64_t fingerprint() const;
+  // Throws InputError when the invariants above do not hold (names `source`).
+  void validate(const std::string& source) const;
+};
+
+// Builds the symmetric, deduplicated, self-loop-free CSR from an undirected edge list (either
+// direction, duplicates allowed). Parallel and deterministic.
+void build_symmetric_csr(int64_t num_nodes, const std::vector<std::pair<int32_t, int32_t>>& edges, Graph& g);
+
+}  // namespace mlsys::gnn

@@ -1,0 +1,138 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/util/fs.hpp"
+#include "gnn/graph/line_reader.hpp"
+#include "gnn/graph/loaders.hpp"
+
+namespace mlsys::gnn {
+
+namespace fs = std::filesystem;
+
+// OGB ships each table as name.csv.gz; accept an unpacked name.csv too.
+static fs::path table(const fs::path& base, bool required = true) {
+  for (const char* ext : {".csv.gz", ".csv"}) {
+    fs::path p = base;
+    p += ext;
+    if (fs::exists(p)) return p;
+  }
+  if (required) throw InputError("missing OGB table " + base.string() + ".csv.gz (is this an OGB node-property folder?)");
+  return {};
+}
+
+Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in) {
+  Graph g;
+  g.name = dir.filename().empty() ? dir.parent_path().filename().string() : dir.filename().string();
+  const fs::path raw = dir / "raw";
+
+  int64_t n = -1;
+  if (fs::path p = table(raw / "num-node-list", false); !p.empty()) {
+    std::string text = read_file(p);
+    LineReader r(p.string(), text);
+    if (!r.next()) r.fail("empty file");
+    n = r.integer("node count");
+  }
+  std::vector<std::pair<int32_t, int32_t>> edges;
+  {
+    fs::path p = table(raw / "edge");
+    std::string text = read_file(p);
+    LineReader r(p.string(), text);
+    int64_t max_id = -1;
+    while (r.next()) {
+      int64_t u = r.integer("source id", ','), v = r.integer("target id", ',');
+      if (u < 0 || v < 0 || (n > 0 && (u >= n || v >= n)))
+        r.fail(fmt::format("node id out of range [0, {}): {},{}", n, u, v));
+      if (u > INT32_MAX || v > INT32_MAX) r.fail("node id exceeds 2^31");
+      max_id = std::max({max_id, u, v});
+      edges.emplace_back(static_cast<int32_t>(u), static_cast<int32_t>(v));
+    }
+    if (n < 0) n = max_id + 1;
+  }
+  build_symmetric_csr(n, edges, g);
+  edges.clear();
+  edges.shrink_to_fit();
+
+  {
+    fs::path p = table(raw / "node-feat");
+    std::string text = read_file(p);
+    LineReader r(p.string(), text);
+    std::vector<float> x;
+    int64_t f = -1, rows = 0;
+    while (r.next()) {
+      int64_t cnt = 0;
+      while (!r.at_end()) {
+        x.push_back(static_cast<float>(r.number(r.token(','), "feature")));
+        ++cnt;
+      }
+      if (f < 0) f = cnt;
+      if (cnt != f) r.fail(fmt::format("ragged feature row: {} values, the first row has {}", cnt, f));
+      if (++rows > n) r.fail(fmt::format("more feature rows than the {} nodes", n));
+    }
+    if (rows != n) throw InputError(fmt::format("{}: {} feature rows for {} nodes", p.string(), rows, n));
+    g.feature_dim = f;
+    g.features = Array<float>(std::move(x));
+  }
+  {
+    fs::path p = table(raw / "node-label");
+    std::string text = read_file(p);
+    LineReader r(p.string(), text);
+    std::vector<int32_t> y;
+    int32_t max_c = -1;
+    while (r.next()) {
+      std::string_view t = r.token(',');
+      if (t == "nan" || t == "NaN") {
+        y.push_back(-1);
+        continue;
+      }
+      double c = r.number(t, "label");
+      if (c < 0 || c != static_cast<int64_t>(c)) r.fail("label must be a non-negative integer, got '" + std::string(t) + "'");
+      if (!r.at_end()) r.fail("multi-label rows are not supported (one label per line expected)");
+      y.push_back(static_cast<int32_t>(c));
+      max_c = std::max(max_c, y.back());
+    }
+    if (static_cast<int64_t>(y.size()) != n) throw InputError(fmt::format("{}: {} labels for {} nodes", p.string(), y.size(), n));
+    g.num_classes = max_c + 1;
+    g.labels = Array<int32_t>(std::move(y));
+  }
+  {
+    std::string scheme = scheme_in;
+    if (scheme.empty()) {
+      std::vector<std::string> found;
+      if (fs::is_directory(dir / "split"))
+        for (auto& e : fs::directory_iterator(dir / "split"))
+          if (e.is_directory()) found.push_back(e.path().filename().string());
+      std::sort(found.begin(), found.end());
+      if (found.empty()) throw InputError("missing " + (dir / "split").string() + "/<scheme>/ (train, valid, test lists)");
+      scheme = found.front();
+    }
+    std::vector<uint8_t> s(static_cast<size_t>(n), 0);
+    for (auto [k, w] : {std::pair{Split::Train, "train"}, {Split::Val, "valid"}, {Split::Test, "test"}}) {
+      fs::path p = table(dir / "split" / scheme / w);
+      std::string text = read_file(p);
+      LineReader r(p.string(), text);
+      int64_t cnt = 0;
+      while (r.next()) {
+        int64_t v = r.integer("node id", ',');
+        if (v < 0 || v >= n) r.fail(fmt::format("node id {} out of range [0, {})", v, n));
+        if (g.labels[v] < 0) r.fail(fmt::format("node {} is in a split but unlabeled", v));
+        s[v] = static_cast<uint8_t>(k);
+        ++cnt;
+      }
+      if (cnt == 0) throw InputError(p.string() + ": empty split");
+    }
+    g.split = Array<uint8_t>(std::move(s));
+  }
+  g.validate(dir.string());
+  return g;
+}
+
+Graph load_graph_path(const fs::path& path, const std::string& ogb_scheme) {
+  if (!fs::exists(path)) throw InputError("graph path not found: " + path.string());
+  if (fs::is_regular_file(path)) return map_binary_graph(path);
+  if (fs::exists(path / "raw")) return load_ogb_graph(path, ogb_scheme);
+  if (fs::exists(path / "meta.txt")) return load_text_graph(path);
+  throw InputError(path.string() + ": not a graph (expected a .mlsg file, an OGB folder with raw/, or a folder with meta.txt)");
+}
+
+}  // namespace mlsys::gnn

@@ -1,0 +1,56 @@
+#include "gnn/model/local_graph.hpp"
+
+#include <cmath>
+
+namespace mlsys::gnn {
+
+LocalGraph build_local_graph(DeviceContext& ctx, const HaloPlan& plan, const std::string& which) {
+  LocalGraph lg;
+  lg.owned = plan.num_owned();
+  lg.local = plan.num_local();
+  lg.global_ids = plan.owned;
+  const int64_t n = lg.owned;
+  const bool square = plan.parts == 1;
+  if (which == "gcn" || which == "gat") {
+    // Insert the self loop at its sorted position (owned local id i < every halo id).
+    std::vector<int64_t> rp(static_cast<size_t>(n) + 1, 0);
+    std::vector<int32_t> col(plan.indices.size() + static_cast<size_t>(n));
+    std::vector<float> val(which == "gcn" ? col.size() : 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t o = rp[i];
+      bool self_done = false;
+      const double di = plan.degree[i] + 1.0;
+      auto put = [&](int32_t c) {
+        col[o] = c;
+        if (!val.empty()) val[o] = static_cast<float>(1.0 / std::sqrt(di * (plan.degree[c] + 1.0)));
+        ++o;
+      };
+      for (int64_t e = plan.indptr[i]; e < plan.indptr[i + 1]; ++e) {
+        int32_t c = plan.indices[e];
+        if (!self_done && c > i) {
+          put(static_cast<int32_t>(i));
+          self_done = true;
+        }
+        put(c);
+      }
+      if (!self_done) put(static_cast<int32_t>(i));
+      rp[i + 1] = o;
+    }
+    Csr a = Csr::from_arrays(n, lg.local, std::move(rp), std::move(col), std::move(val));
+    a.symmetric = square && which == "gcn";
+    if (!a.symmetric) a = a.with_transpose();
+    if (which == "gcn") lg.gcn = a.to(ctx);
+    else lg.att = a.to(ctx);
+  } else {
+    std::vector<int64_t> rp(plan.indptr.begin(), plan.indptr.end());
+    std::vector<int32_t> col(plan.indices.begin(), plan.indices.end());
+    std::vector<float> val(col.size());
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t e = rp[i]; e < rp[i + 1]; ++e) val[e] = 1.0f / static_cast<float>(rp[i + 1] - rp[i]);
+    Csr a = Csr::from_arrays(n, lg.local, std::move(rp), std::move(col), std::move(val)).with_transpose();
+    lg.mean = a.to(ctx);
+  }
+  return lg;
+}
+
+}  // namespace mlsys::gnn

@@ -1,0 +1,113 @@
+#include "gnn/model/model.hpp"
+
+#include "core/kernels/kernels.hpp"
+#include "core/util/error.hpp"
+#include "gnn/graph/random.hpp"
+#include "gnn/model/layers.hpp"
+
+namespace mlsys::gnn {
+
+namespace k = kernels;
+
+Model::Model(DeviceContext& ctx, const ModelConfig& cfg, uint64_t seed) : cfg_(cfg) {
+  if (cfg.layers < 1) throw ConfigError("gnn.model.layers must be >= 1");
+  const bool gat = cfg.arch == "gat";
+  int in = cfg.in_dim;
+  for (int l = 0; l < cfg.layers; ++l) {
+    const bool last = l == cfg.layers - 1;
+    const int heads = gat && !last ? cfg.heads : 1;
+    const int out = last ? cfg.out_dim : cfg.hidden;
+    const uint64_t s = hash_key(seed, 0x1a7e5u, static_cast<uint64_t>(l));
+    if (cfg.arch == "gcn") layers_.push_back(make_gcn_layer(ctx, l, in, out, cfg.dropout, l == 0 && cfg.precomputed_input, cfg.aggregate_first, s));
+    else if (cfg.arch == "sage") layers_.push_back(make_sage_layer(ctx, l, in, out, cfg.dropout, cfg.aggregate_first, s));
+    else if (gat) layers_.push_back(make_gat_layer(ctx, l, in, out, heads, cfg.dropout, s));
+    else throw ConfigError("unknown gnn.model.arch '" + cfg.arch + "' (gcn, sage, gat)");
+    for (Param* p : layers_.back()->params()) p->layer = l;
+    in = out * heads;
+  }
+  hidden_.resize(static_cast<size_t>(cfg.layers));
+  if (cfg.layer_norm) {
+    norms_.reserve(static_cast<size_t>(2 * cfg.layers));
+    for (int l = 0; l + 1 < cfg.layers; ++l) {
+      const int w = cfg.hidden * (gat ? cfg.heads : 1);
+      norms_.push_back(make_param(ctx, "ln" + std::to_string(l) + ".gamma", 1, w, 0, 0, false));
+      k::fill(ctx, norms_.back().value, 1.0f);
+      hidden_[l].gamma = &norms_.back();
+      norms_.push_back(make_param(ctx, "ln" + std::to_string(l) + ".beta", 1, w, 0, 0, false));
+      hidden_[l].beta = &norms_.back();
+    }
+  }
+}
+
+std::vector<Param*> Model::params() {
+  std::vector<Param*> out;
+  for (auto& l : layers_)
+    for (Param* p : l->params()) out.push_back(p);
+  for (auto& p : norms_) out.push_back(&p);
+  return out;
+}
+
+void Model::clear() {
+  for (auto& l : layers_) l->clear();
+  for (auto& h : hidden_) h.in = h.pre = h.normed = h.mean = h.rstd = h.act = Tensor();
+}
+
+void Model::zero_grad(DeviceContext& ctx) {
+  for (Param* p : params()) k::fill(ctx, p->grad, 0.0f);
+}
+
+Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
+  Tensor h = x;
+  const bool gat = cfg_.arch == "gat";
+  for (int l = 0; l < cfg_.layers; ++l) {
+    Tensor y = layers_[l]->forward(env, h);
+    if (l == cfg_.layers - 1) return y;
+    Hidden& hs = hidden_[l];
+    hs.in = h;
+    hs.pre = y;
+    Tensor z = y;
+    if (cfg_.layer_norm) {
+      hs.normed = Tensor::empty(y.shape(), DType::f32, env.ctx);
+      hs.mean = Tensor::empty({y.rows()}, DType::f32, env.ctx);
+      hs.rstd = Tensor::empty({y.rows()}, DType::f32, env.ctx);
+      k::layer_norm(env.ctx, y, hs.gamma->value, hs.beta->value, 1e-5f, hs.normed, hs.mean, hs.rstd);
+      z = hs.normed;
+    }
+    hs.act = Tensor::empty(z.shape(), DType::f32, env.ctx);
+    if (gat) k::elu(env.ctx, z, hs.act);
+    else k::relu(env.ctx, z, hs.act);
+    if (cfg_.residual && h.shape() == hs.act.shape()) {
+      Tensor r = Tensor::empty(z.shape(), DType::f32, env.ctx);
+      k::add(env.ctx, hs.act, h, r);
+      h = r;
+    } else {
+      h = hs.act;
+    }
+  }
+  return h;
+}
+
+void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
+  Tensor g = grad_logits, skip;
+  const bool gat = cfg_.arch == "gat";
+  for (int l = cfg_.layers - 1; l >= 0; --l) {
+    Tensor gin = layers_[l]->backward(env, g, l > 0);
+    if (l == 0) break;
+    if (skip.defined()) k::add(env.ctx, gin, skip, gin);  // gradient of h_l along the skip path
+    Hidden& hs = hidden_[l - 1];
+    Tensor z = cfg_.layer_norm ? hs.normed : hs.pre;
+    Tensor gz = Tensor::empty(z.shape(), DType::f32, env.ctx);
+    if (gat) k::elu_backward(env.ctx, z, gin, gz);
+    else k::relu_backward(env.ctx, hs.act, gin, gz);
+    Tensor gpre = gz;
+    if (cfg_.layer_norm) {
+      gpre = Tensor::empty(z.shape(), DType::f32, env.ctx);
+      k::layer_norm_backward(env.ctx, hs.pre, hs.gamma->value, hs.mean, hs.rstd, gz, gpre, hs.gamma->grad, hs.beta->grad);
+    }
+    // h_l = act(...) + h_{l-1} with residuals: h_{l-1} also receives h_l's full gradient.
+    skip = cfg_.residual && hs.in.shape() == hs.act.shape() ? gin : Tensor();
+    g = gpre;
+  }
+}
+
+}  // namespace mlsys::gnn

@@ -1,0 +1,76 @@
+#include "gnn/train/staleness.hpp"
+
+#include <algorithm>
+
+#include "core/log/log.hpp"
+
+namespace mlsys::gnn {
+
+static const int kLadder[] = {1, 2, 4, 8, 32};
+
+StalenessAdaptor::StalenessAdaptor(const StalenessConfig& c) : c_(c), fwd_(c.fwd_bits), bwd_(c.bwd_bits) {}
+
+int StalenessAdaptor::step(int bits, int dir, int floor) {
+  int i = 0;
+  while (i < 4 && kLadder[i] < bits) ++i;
+  i = std::clamp(i + dir, 0, 4);
+  return std::max(kLadder[i], floor);
+}
+
+EpochPlan StalenessAdaptor::plan(int epoch) {
+  EpochPlan p;
+  p.fwd_bits = fwd_;
+  p.bwd_bits = bwd_;
+  bool fresh = force_fresh_ || !c_.pipeline || last_fresh_ < 0 || (c_.bound > 0 && epoch - last_fresh_ >= c_.bound);
+  p.stale = !fresh;
+  if (fresh) last_fresh_ = epoch;
+  force_fresh_ = false;
+  return p;
+}
+
+void StalenessAdaptor::observe(int epoch, double loss) {
+  if (!c_.adaptive) return;
+  const double alpha = 2.0 / (c_.window + 1.0);
+  ema_ = have_ema_ ? alpha * loss + (1 - alpha) * ema_ : loss;
+  have_ema_ = true;
+  history_.push_back(ema_);
+  ++since_switch_;
+  const size_t w = static_cast<size_t>(c_.window);
+  if (since_switch_ < c_.window || history_.size() <= w) return;
+  const double old = history_[history_.size() - 1 - w];
+  const double r = old > 0 ? (old - ema_) / (static_cast<double>(w) * old) : 0.0;
+  int nf = fwd_, nb = bwd_;
+  std::string what;
+  if (r < c_.tolerance) {
+    nf = step(fwd_, +1, c_.fwd_bits);
+    nb = step(bwd_, +1, c_.bwd_bits);
+    what = "escalate";
+    force_fresh_ = true;
+  } else if (r > 4 * c_.tolerance) {
+    nf = step(fwd_, -1, c_.fwd_bits);
+    nb = step(bwd_, -1, c_.bwd_bits);
+    what = "relax";
+  }
+  if (what.empty() || (nf == fwd_ && nb == bwd_ && what == "relax")) return;
+  switches_.push_back({epoch, what, fwd_, nf, bwd_, nb, r});
+  if (verbose_)
+    log::info("staleness adaptor: epoch {} {} (loss trend {:.5f}/epoch): fwd bits {} -> {}, bwd bits {} -> {}{}", epoch, what,
+            r, fwd_, nf, bwd_, nb, what == "escalate" ? ", next epoch synchronous" : "");
+  fwd_ = nf;
+  bwd_ = nb;
+  since_switch_ = 0;
+}
+
+StalenessAdaptor::State StalenessAdaptor::state() const { return {fwd_, bwd_, last_fresh_, ema_, since_switch_}; }
+
+void StalenessAdaptor::restore(const State& s) {
+  fwd_ = s.fwd_bits;
+  bwd_ = s.bwd_bits;
+  last_fresh_ = s.last_fresh;
+  ema_ = s.ema;
+  have_ema_ = true;
+  since_switch_ = 0;
+  force_fresh_ = true;
+}
+
+}  // namespace mlsys::gnn

@@ -1,0 +1,77 @@
+#pragma once
+// Bounded Staleness Adaptor: decides, before every epoch, whether the epoch is fresh (synchronous
+// halo exchange) or stale (pipelined, staleness 1) and which bit widths it uses.
+//
+// Rules (every rank feeds the same all-reduced loss, so every rank takes the same decisions):
+//  1. Epoch 0, and the first epoch after a resume, are fresh: there is no stale data yet.
+//  2. Without pipelining every epoch is fresh.
+//  3. Bound K > 0: an epoch is forced fresh when K epochs have passed since the last fresh one.
+//  4. Adaptive mode: the training loss is smoothed (EMA, alpha = 2 / (window + 1)); every epoch the
+//     relative decrease per epoch over the last `window` epochs is
+//        r = (s[t - window] - s[t]) / (window * s[t - window]).
+//     r < tolerance (stalled or rising)  -> ESCALATE: both bit widths go one step up the ladder
+//        1 -> 2 -> 4 -> 8 -> 32, and the next epoch is forced fresh;
+//     r > 4 * tolerance (falling steadily) -> RELAX: one step back down, never below the
+//        configured widths.
+//     After a switch the window restarts (no new switch for `window` epochs). Every switch is
+//     logged and listed in switches.csv.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlsys::gnn {
+
+struct StalenessConfig {
+  bool pipeline = false;
+  int bound = 0;
+  bool adaptive = false;
+  int window = 5;
+  double tolerance = 0.002;
+  int fwd_bits = 32, bwd_bits = 32;
+};
+
+struct EpochPlan {
+  bool stale = false;
+  int fwd_bits = 32, bwd_bits = 32;
+};
+
+struct Switch {
+  int epoch;
+  std::string what;  // "escalate" | "relax"
+  int fwd_from, fwd_to, bwd_from, bwd_to;
+  double trend;
+};
+
+class StalenessAdaptor {
+ public:
+  explicit StalenessAdaptor(const StalenessConfig& c);
+  EpochPlan plan(int epoch);
+  // Loss of the epoch just finished (global); may switch bits for the following epochs.
+  void observe(int epoch, double loss);
+  void force_fresh() { force_fresh_ = true; }
+  void set_verbose(bool v) { verbose_ = v; }  // log switches (one rank does)
+  const std::vector<Switch>& switches() const { return switches_; }
+
+  // Checkpointed state.
+  struct State {
+    int fwd_bits, bwd_bits, last_fresh;
+    double ema;
+    int since_switch;
+  };
+  State state() const;
+  void restore(const State& s);
+
+ private:
+  static int step(int bits, int dir, int floor);
+  StalenessConfig c_;
+  int fwd_, bwd_, last_fresh_ = -1;
+  bool force_fresh_ = true;
+  double ema_ = 0;
+  bool have_ema_ = false;
+  std::vector<double> history_;
+  int since_switch_ = 0;
+  std::vector<Switch> switches_;
+  bool verbose_ = true;
+};
+
+}  // namespace mlsys::gnn

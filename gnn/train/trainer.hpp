@@ -1,0 +1,54 @@
+#pragma once
+// Distributed full-graph training: one worker per partition (inproc threads, MPI ranks or GPUs),
+// each owning its partition's nodes; per-epoch records, checkpoints, trace.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/comm/comm_options.hpp"
+#include "core/runtime/trace_writer.hpp"
+#include "core/tensor/device_options.hpp"
+#include "gnn/graph/graph.hpp"
+#include "gnn/options.hpp"
+#include "gnn/train/epoch_stats.hpp"
+#include "gnn/train/staleness.hpp"
+
+namespace mlsys::gnn {
+
+struct EpochRecord {
+  int epoch = 0;
+  double loss = 0;
+  double train_acc = -1, val_acc = -1, test_acc = -1;  // -1: not evaluated this epoch
+  double epoch_s = 0;      // measured wall time of the training step (slowest worker)
+  EpochStats mean;         // per-worker mean of the time split; bytes summed over workers
+  int fwd_bits = 32, bwd_bits = 32;
+  bool stale = false;
+};
+
+struct TrainResult {
+  std::vector<EpochRecord> epochs;
+  std::vector<Switch> switches;
+  double best_val = -1, test_at_best_val = -1;
+  double final_train = -1, final_val = -1, final_test = -1;
+  bool interrupted = false;
+  std::string checkpoint;  // last checkpoint written ("" if none)
+  int start_epoch = 0;
+};
+
+struct TrainSetup {
+  GnnOptions gnn;
+  CommOptions comm;
+  DeviceOptions device;
+  uint64_t seed = 1;
+  int threads = 1;
+  std::string out_dir;          // checkpoints go here ("" = none)
+  TraceWriter* trace = nullptr;  // first gnn.trace_epochs epochs
+  bool progress = false;
+  // Called on rank 0 after every epoch (e.g. progress bars, tests).
+  std::function<void(const EpochRecord&)> on_epoch;
+};
+
+// `owner`: partition of every node (size = nodes; all zero for one worker).
+TrainResult train(const Graph& g, const std::vector<int32_t>& owner, const TrainSetup& setup);
+
+}  // namespace mlsys::gnn

@@ -1,0 +1,126 @@
+#include <doctest/doctest.h>
+
+#include <zlib.h>
+
+#include "core/util/error.hpp"
+#include "tests/gnn/gnn_test_util.hpp"
+
+using namespace mlsys;
+using namespace mlsys::gnn;
+using mlsys::test::TempDir;
+using mlsys::test::write_text;
+
+static std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_CASE("text graph loads symmetric CSR, features, labels and split") {
+  TempDir t;
+  gnntest::write_tiny_text_graph(t / "tiny");
+  Graph g = load_text_graph(t / "tiny");
+  CHECK(g.num_nodes == 6);
+  CHECK(g.num_edges() == 14);  // 7 undirected edges, both directions
+  CHECK(g.degree(2) == 3);
+  CHECK(g.degree(3) == 3);
+  CHECK(g.feature_dim == 2);
+  CHECK(g.features[2 * 2 + 1] == doctest::Approx(0.5));
+  CHECK(g.num_classes == 2);
+  CHECK(g.labels[4] == 1);
+  CHECK(g.count(Split::Train) == 2);
+  CHECK(g.count(Split::Test) == 2);
+  // Symmetry: v in row u <=> u in row v.
+  for (int64_t u = 0; u < g.num_nodes; ++u)
+    for (int64_t e = g.indptr[u]; e < g.indptr[u + 1]; ++e) {
+      int32_t v = g.indices[e];
+      bool back = false;
+      for (int64_t f = g.indptr[v]; f < g.indptr[v + 1]; ++f) back |= g.indices[f] == u;
+      CHECK(back);
+    }
+}
+
+TEST_CASE("bad text input names the file and line") {
+  TempDir t;
+  auto dir = t / "bad";
+  gnntest::write_tiny_text_graph(dir);
+  write_text(dir / "edges.txt", "0 1\n0 9\n");
+  CHECK(error_of([&] { load_text_graph(dir); }).find("edges.txt:2: node id out of range") != std::string::npos);
+
+  gnntest::write_tiny_text_graph(dir);
+  write_text(dir / "features.txt", "6 2\n0 2 0:1\n");
+  CHECK(error_of([&] { load_text_graph(dir); }).find("features.txt:2: ragged row") != std::string::npos);
+
+  gnntest::write_tiny_text_graph(dir);
+  write_text(dir / "labels.txt", "0 0\n1 5\n");
+  CHECK(error_of([&] { load_text_graph(dir); }).find("labels.txt:2: label 5 outside") != std::string::npos);
+
+  gnntest::write_tiny_text_graph(dir);
+  write_text(dir / "split.txt", "0 train\n1 val\n");
+  CHECK(error_of([&] { load_text_graph(dir); }).find("the test split is empty") != std::string::npos);
+
+  gnntest::write_tiny_text_graph(dir);
+  std::filesystem::remove(dir / "labels.txt");
+  CHECK(error_of([&] { load_text_graph(dir); }).find("missing file") != std::string::npos);
+
+  gnntest::write_tiny_text_graph(dir);
+  write_text(dir / "edges.txt", "0 x\n");
+  CHECK(error_of([&] { load_text_graph(dir); }).find("edges.txt:1: expected an integer") != std::string::npos);
+}
+
+static void write_gz(const std::filesystem::path& p, const std::string& s) {
+  std::filesystem::create_directories(p.parent_path());
+  gzFile f = gzopen(p.c_str(), "wb");
+  gzwrite(f, s.data(), static_cast<unsigned>(s.size()));
+  gzclose(f);
+}
+
+TEST_CASE("OGB folder loads; ragged feature rows are reported with the line") {
+  TempDir t;
+  auto d = t / "ogbn-toy";
+  write_gz(d / "raw/edge.csv.gz", "0,1\n1,2\n2,3\n");
+  write_gz(d / "raw/num-node-list.csv.gz", "4\n");
+  write_gz(d / "raw/node-feat.csv.gz", "0.1,0.2\n0.3,0.4\n0.5,0.6\n0.7,0.8\n");
+  write_gz(d / "raw/node-label.csv.gz", "0\n1\n2\n1\n");
+  write_gz(d / "split/time/train.csv.gz", "0\n1\n");
+  write_gz(d / "split/time/valid.csv.gz", "2\n");
+  write_gz(d / "split/time/test.csv.gz", "3\n");
+  Graph g = load_graph_path(d);
+  CHECK(g.num_nodes == 4);
+  CHECK(g.num_edges() == 6);
+  CHECK(g.feature_dim == 2);
+  CHECK(g.num_classes == 3);
+  CHECK(g.split[2] == static_cast<uint8_t>(Split::Val));
+  write_gz(d / "raw/node-feat.csv.gz", "0.1,0.2\n0.3\n0.5,0.6\n0.7,0.8\n");
+  CHECK(error_of([&] { load_graph_path(d); }).find("node-feat.csv.gz:2: ragged") != std::string::npos);
+}
+
+TEST_CASE("binary CSR round trip is memory-mapped and identical") {
+  TempDir t;
+  Graph g = generate_sbm(gnntest::small_sbm(300), 5);
+  write_binary_graph(g, t / "g.mlsg");
+  Graph m = map_binary_graph(t / "g.mlsg");
+  CHECK(m.indices.mapped());
+  CHECK(m.num_nodes == g.num_nodes);
+  CHECK(m.fingerprint() == g.fingerprint());
+  CHECK(std::equal(g.features.begin(), g.features.end(), m.features.begin()));
+  CHECK(std::equal(g.labels.begin(), g.labels.end(), m.labels.begin()));
+  CHECK(std::equal(g.split.begin(), g.split.end(), m.split.begin()));
+  write_text(t / "junk.mlsg", std::string(200, 'x'));
+  CHECK(error_of([&] { map_binary_graph(t / "junk.mlsg"); }).find("not an mlsys binary graph") != std::string::npos);
+}
+
+TEST_CASE("Cora from ../shared matches its published shape") {
+  MLSYS_REQUIRE_SHARED_DATA(data);
+  Graph g = load_text_graph(data / "graphs" / "cora");
+  CHECK(g.num_nodes == 2708);
+  CHECK(g.num_edges() == 2 * 5278);
+  CHECK(g.feature_dim == 1433);
+  CHECK(g.num_classes == 7);
+  CHECK(g.count(Split::Train) == 140);
+  CHECK(g.count(Split::Val) == 500);
+  CHECK(g.count(Split::Test) == 1000);
+}

@@ -1,0 +1,167 @@
+// Low-bit exchange, pipelining, bounded staleness, checkpoints.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <csignal>
+
+#include "core/runtime/system.hpp"
+#include "gnn/train/staleness.hpp"
+#include "tests/gnn/gnn_test_util.hpp"
+
+using namespace mlsys;
+using namespace mlsys::gnn;
+using namespace mlsys::gnn::gnntest;
+
+namespace {
+Graph sbm128() {
+  SbmParams p = small_sbm(1200);
+  p.features = 128;
+  return generate_sbm(p, 11);
+}
+TrainSetup sylvie(int bits, bool pipeline, int epochs = 6) {
+  TrainSetup s = quick_setup(4, epochs);
+  s.gnn.hidden = 128;
+  s.gnn.layers = 3;
+  s.gnn.aggregate_first = true;
+  s.gnn.precompute_first = true;
+  s.gnn.fwd_bits = bits;
+  s.gnn.bwd_bits = bits;
+  s.gnn.pipeline = pipeline;
+  return s;
+}
+uint64_t wire(const TrainResult& r) {
+  uint64_t w = 0;
+  for (const auto& e : r.epochs) w += e.mean.wire_bytes;
+  return w;
+}
+}  // namespace
+
+TEST_CASE("1-bit halo traffic at hidden 128 is >= 25x smaller than fp32 (run counters, metadata included)") {
+  Graph g = sbm128();
+  auto owner = parts_of(g, 4);
+  TrainResult fp32 = train(g, owner, sylvie(32, false));
+  TrainResult one = train(g, owner, sylvie(1, false));
+  const double ratio = double(wire(fp32)) / double(wire(one));
+  MESSAGE("fp32 wire " << wire(fp32) << " B, 1-bit wire " << wire(one) << " B, ratio " << ratio);
+  CHECK(ratio >= 25.0);
+  CHECK(ratio < 32.0);  // metadata is really counted
+  uint64_t raw = 0;
+  for (const auto& e : fp32.epochs) raw += e.mean.raw_bytes;
+  CHECK(raw == wire(fp32));
+  for (int bits : {2, 4, 8}) {
+    CAPTURE(bits);
+    TrainResult r = train(g, owner, sylvie(bits, false, 3));
+    CHECK(r.epochs.back().fwd_bits == bits);
+    CHECK(std::isfinite(r.epochs.back().loss));
+  }
+}
+
+TEST_CASE("pipelining: epoch 0 fresh, later epochs stale; bound K forces fresh epochs") {
+  Graph g = sbm128();
+  auto owner = parts_of(g, 4);
+  TrainSetup s = sylvie(1, true, 12);
+  s.gnn.staleness_bound = 5;
+  TrainResult r = train(g, owner, s);
+  REQUIRE(r.epochs.size() == 12);
+  for (const auto& e : r.epochs) {
+    CAPTURE(e.epoch);
+    CHECK(e.stale == (e.epoch % 5 != 0));
+  }
+  CHECK(r.epochs.back().loss < r.epochs.front().loss);
+  // Without a bound, only epoch 0 is fresh.
+  s.gnn.staleness_bound = 0;
+  TrainResult u = train(g, owner, s);
+  for (const auto& e : u.epochs) CHECK(e.stale == (e.epoch != 0));
+}
+
+TEST_CASE("pipelined 1-bit training converges like fp32 on a learnable SBM") {
+  SbmParams p = small_sbm(3000);
+  p.features = 32;
+  Graph g = generate_sbm(p, 5);
+  auto owner = parts_of(g, 4);
+  TrainSetup s = quick_setup(1, 60);
+  s.gnn.hidden = 64;
+  s.gnn.dropout = 0.2;
+  TrainResult ref = train(g, parts_of(g, 1), s);
+  s.gnn.parts = 4;
+  s.gnn.fwd_bits = s.gnn.bwd_bits = 1;
+  s.gnn.pipeline = true;
+  TrainResult low = train(g, owner, s);
+  MESSAGE("fp32 single " << ref.final_test << ", 1-bit pipelined x4 " << low.final_test);
+  CHECK(ref.final_test > 0.6);
+  CHECK(low.final_test >= ref.final_test - 0.02);
+}
+
+TEST_CASE("adaptive staleness escalates bits on a stalled loss and relaxes on a falling one") {
+  StalenessConfig c;
+  c.pipeline = true;
+  c.adaptive = true;
+  c.window = 3;
+  c.tolerance = 0.01;
+  c.fwd_bits = c.bwd_bits = 1;
+  StalenessAdaptor a(c);
+  int e = 0;
+  CHECK_FALSE(a.plan(e).stale);  // epoch 0 fresh
+  for (; e < 20 && a.switches().empty(); ++e) {
+    if (e > 0) a.plan(e);
+    a.observe(e, 1.0);  // flat loss: stalled
+  }
+  REQUIRE_FALSE(a.switches().empty());
+  CHECK(a.switches()[0].epoch == 3);  // needs a full window of history
+  CHECK(a.switches()[0].what == "escalate");
+  CHECK(a.switches()[0].fwd_to == 2);
+  EpochPlan next = a.plan(e++);
+  CHECK_FALSE(next.stale);  // escalation forces a fresh epoch
+  CHECK(next.fwd_bits == 2);
+  double loss = 1.0;
+  size_t before = a.switches().size();
+  for (int i = 0; i < 12; ++i, ++e) {
+    a.plan(e);
+    loss *= 0.8;  // falling steadily
+    a.observe(e, loss);
+  }
+  REQUIRE(a.switches().size() > before);
+  CHECK(a.switches().back().what == "relax");
+  CHECK(a.plan(e).fwd_bits == 1);  // never below the configured width
+}
+
+TEST_CASE("checkpoint + resume continues exactly where the run stopped") {
+  mlsys::test::TempDir t;
+  Graph g = generate_sbm(small_sbm(500), 2);
+  auto owner = parts_of(g, 2);
+  TrainSetup s = quick_setup(2, 10);
+  s.gnn.fwd_bits = s.gnn.bwd_bits = 32;
+  TrainResult full = train(g, owner, s);
+  s.out_dir = t.path().string();
+  s.gnn.epochs = 5;
+  TrainResult first = train(g, owner, s);
+  REQUIRE(!first.checkpoint.empty());
+  s.gnn.epochs = 10;
+  s.gnn.resume = first.checkpoint;
+  TrainResult rest = train(g, owner, s);
+  REQUIRE(rest.epochs.size() == 10);
+  CHECK(rest.start_epoch == 5);
+  for (size_t i = 0; i < 10; ++i) {
+    CAPTURE(i);
+    CHECK(rest.epochs[i].loss == doctest::Approx(full.epochs[i].loss).epsilon(1e-5));
+  }
+  s.gnn.model = "sage";
+  CHECK_THROWS_AS(train(g, owner, s), InputError);  // checkpoint of another model
+}
+
+TEST_CASE("SIGINT writes a checkpoint and stops after the current epoch") {
+  mlsys::test::TempDir t;
+  Graph g = generate_sbm(small_sbm(400), 2);
+  auto owner = parts_of(g, 2);
+  TrainSetup s = quick_setup(2, 50);
+  s.out_dir = t.path().string();
+  install_interrupt_handler();
+  s.on_epoch = [](const EpochRecord& r) {
+    if (r.epoch == 3) std::raise(SIGINT);
+  };
+  TrainResult r = train(g, owner, s);
+  clear_interrupt();
+  CHECK(r.interrupted);
+  CHECK(r.epochs.size() == 5);  // the flag is read at the end of epoch 4 (every rank agrees first)
+  CHECK(std::filesystem::exists(t / "checkpoint.bin"));
+}

@@ -1,0 +1,39 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "tests/gnn/gnn_test_util.hpp"
+
+using namespace mlsys;
+using namespace mlsys::gnn;
+using namespace mlsys::gnn::gnntest;
+
+static std::vector<double> losses(const TrainResult& r) {
+  std::vector<double> v;
+  for (const auto& e : r.epochs) v.push_back(e.loss);
+  return v;
+}
+
+TEST_CASE("P workers at 32 bits without pipelining match one worker's loss curve to 1e-4") {
+  Graph g = generate_sbm(small_sbm(800), 3);
+  for (std::string arch : {"gcn", "sage", "gat"}) {
+    CAPTURE(arch);
+    TrainSetup s = quick_setup(1, 15);
+    s.gnn.model = arch;
+    s.gnn.hidden = 16;
+    s.gnn.heads = 2;
+    s.gnn.dropout = 0.5;
+    TrainResult one = train(g, parts_of(g, 1), s);
+    s.gnn.parts = 4;
+    TrainResult four = train(g, parts_of(g, 4), s);
+    auto a = losses(one), b = losses(four);
+    REQUIRE(a.size() == 15);
+    REQUIRE(b.size() == 15);
+    for (size_t i = 0; i < a.size(); ++i) {
+      CAPTURE(i);
+      CHECK(std::abs(a[i] - b[i]) <= 1e-4 * std::abs(a[i]));
+    }
+    CHECK(a.back() < a.front());  // it learns
+    CHECK(four.epochs.back().mean.wire_bytes > 0);
+  }
+}
