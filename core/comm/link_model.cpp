@@ -5,7 +5,7 @@
 
 namespace mlsys::comm {
 
-// Effective (achievable) numbers, not signalling rates; see docs/benchmarks/core_comm.md.
+// Effective (achievable) numbers, not signalling rates; see docs/BENCHMARKS.md.
 const std::vector<LinkClass>& link_presets() {
   static const std::vector<LinkClass> presets = {
       {"pcie4", 5.0, 24.0, "PCIe 4.0 x16 between GPUs of one node: ~24 GB/s of 31.5 GB/s raw, ~5 us"},
