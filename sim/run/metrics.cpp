@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/util/stats.hpp"
 #include "sim/plot/svg.hpp"
 #include "sim/run/simulation.hpp"
 
@@ -13,12 +14,7 @@ Dist distribution(std::vector<double> v) {
   double sum = 0;
   for (double x : v) sum += x;
   d.avg = sum / static_cast<double>(v.size());
-  auto q = [&](double p) {
-    double pos = p * static_cast<double>(v.size() - 1);
-    size_t lo = static_cast<size_t>(std::floor(pos));
-    size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-  };
+  auto q = [&](double p) { return quantile_sorted(v, p); };
   d.p50 = q(0.5);
   d.p95 = q(0.95);
   d.p99 = q(0.99);

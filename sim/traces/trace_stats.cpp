@@ -4,18 +4,15 @@
 #include <cmath>
 #include <map>
 
+#include "core/util/stats.hpp"
+
 namespace mlsys::sim {
 
 Quantiles quantiles(std::vector<double> v) {
   Quantiles q;
   if (v.empty()) return q;
   std::sort(v.begin(), v.end());
-  auto at = [&](double p) {
-    double h = (static_cast<double>(v.size()) - 1) * p;
-    size_t lo = static_cast<size_t>(std::floor(h));
-    size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
-  };
+  auto at = [&](double p) { return quantile_sorted(v, p); };
   double sum = 0;
   for (double x : v) sum += x;
   q.mean = sum / static_cast<double>(v.size());
