@@ -12,6 +12,7 @@
 #include "core/config/resolve.hpp"
 #include "core/runtime/build_info.hpp"
 #include "core/runtime/run_context.hpp"
+#include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 
@@ -99,6 +100,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mlsys::reexec_with_passive_openmp_wait(argv);
   try {
     return run(argc, argv);
   } catch (const mlsys::UsageError& e) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <thread>
 
 extern "C" char* openblas_get_config(void);
@@ -39,10 +40,12 @@ std::string build_info_text() {
       "  mpi:     {}\n"
       "  blas:    OpenBLAS ({})\n"
       "  threads: {} hardware threads\n"
+      "  openmp:  OMP_WAIT_POLICY={}\n"
       "  compiler: {}\n",
       MLSYS_VERSION, built_with_cuda() ? "yes" : "no (configure with -DMLSYS_WITH_CUDA=ON on a machine with nvcc)",
       built_with_nccl() ? "yes" : "no", built_with_mpi() ? "yes" : "no (install libopenmpi-dev: scripts/setup)",
-      openblas_get_config(), std::thread::hardware_concurrency(), __VERSION__);
+      openblas_get_config(), std::thread::hardware_concurrency(),
+      std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(libgomp default)", __VERSION__);
 }
 
 }  // namespace mlsys

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -90,5 +91,11 @@ int set_thread_count(int threads) {
   return n;
 }
 int thread_count() { return g_threads.load(); }
+
+void reexec_with_passive_openmp_wait(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
+  if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+  execv("/proc/self/exe", argv);  // on failure: keep running with libgomp's default policy
+}
 
 }  // namespace mlsys

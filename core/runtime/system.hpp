@@ -29,4 +29,10 @@ void clear_interrupt();  // for tests
 int set_thread_count(int threads);
 int thread_count();
 
+// libgomp reads OMP_WAIT_POLICY once, in a library constructor that runs before main, and its
+// default spinning workers starve OpenBLAS's threads on a laptop's few cores (Cora epochs were 10x
+// slower with 2 threads under load). Unless the user chose a policy, this re-executes the program
+// once with OMP_WAIT_POLICY=passive; call it first thing in main. Returns only if no re-exec.
+void reexec_with_passive_openmp_wait(char** argv);
+
 }  // namespace mlsys

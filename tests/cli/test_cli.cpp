@@ -52,6 +52,14 @@ TEST_CASE("cli: version prints the build's features") {
   for (const char* f : {"cuda:", "nccl:", "mpi:", "blas:", "threads:"}) CHECK(contains(r.out, f));
 }
 
+TEST_CASE("cli: the binary runs OpenMP passively unless the user chose a wait policy") {
+  auto unset = mlsys::test::run_shell(std::string("env -u OMP_WAIT_POLICY ") + MLSYS_BINARY + " version");
+  CHECK(unset.exit_code == 0);
+  CHECK(contains(unset.out, "OMP_WAIT_POLICY=passive"));
+  auto chosen = mlsys::test::run_shell(std::string("OMP_WAIT_POLICY=active ") + MLSYS_BINARY + " version");
+  CHECK(contains(chosen.out, "OMP_WAIT_POLICY=active"));
+}
+
 TEST_CASE("cli: usage errors exit 2 with one clear message") {
   auto r = run_mlsys("simulat");
   CHECK(r.exit_code == 2);
