@@ -1,9 +1,11 @@
-// Simulator speed: (1) non-preemptive FIFO/SJF/EASY on 1M generated jobs over 1,000 nodes x 8 GPUs
-// (target >= 1M jobs/s on one core), (2) preemptive 2D-LAS with 60 s rounds on 100k jobs over 30
-// simulated days (target <= 2 s), (3) the Helios compatibility mode and the event-driven engine on
-// a lightly loaded 100k-job single-VC trace, against the Helios simulator's measured speed (1,370
-// jobs/s FIFO, 247 jobs/s SRTF on this kind of machine), and (4) on the reference VC traces when
-// MLSYS_DATA_DIR is set (Helios: ~100 jobs/s, 30 for SRTF). Memory is reported as bytes per job.
+// Simulator speed: (1) non-preemptive FIFO/SJF/EASY (easy and easy_nodes) on 1M generated jobs
+// over 1,000 nodes x 8 GPUs (target >= 1M jobs/s on one core), (2) preemptive 2D-LAS with 60 s
+// rounds on 100k jobs over 30 simulated days (target <= 2 s), (3) the Helios compatibility mode
+// and the event-driven engine on a lightly loaded 100k-job single-VC trace, against the Helios
+// simulator's measured speed (1,370 jobs/s FIFO, 247 jobs/s SRTF on this kind of machine), (4) on
+// the reference VC traces when MLSYS_DATA_DIR is set (Helios: ~100 jobs/s, 30 for SRTF), (5) the
+// jobs of (1) with 20% failed (no retry, 3 blind retries) and with switch congestion. Memory is
+// reported as bytes per job.
 //
 //   build-sim/bench/bench_sim_engine [--quick]
 #include <chrono>
@@ -66,11 +68,15 @@ sched::ClusterState uniform(int nodes, int gpus) {
   return sched::ClusterState(ns, {"v100"});
 }
 
-void engine_run(const char* what, const std::vector<EngineJob>& jobs, int nodes, const std::string& policy, double round = 60) {
+void engine_run(const char* what, const std::vector<EngineJob>& jobs, int nodes, const std::string& policy, double round = 60,
+                int max_retries = 0, double congestion = 0) {
   EngineOptions o;
   o.policy = policy;
   o.sample_interval = 3600;
   o.policy_params.las_round_s = round;
+  o.max_retries = max_retries;
+  o.slowdown = congestion > 0;
+  o.congestion_per_job = congestion;
   uint64_t rss0 = current_rss_bytes();
   double t0 = now_s(), c0 = cpu_s();
   auto r = run_engine(uniform(nodes, 8), jobs, {-1}, o);
@@ -104,7 +110,7 @@ int main(int argc, char** argv) {
   std::printf("== 1. non-preemptive, 1,000 nodes x 8 GPUs, load 0.8, one core ==\n");
   {
     auto jobs = generate(quick ? 100000 : 1000000, 8000, 0.8, 1);
-    for (const char* p : {"fifo", "sjf", "easy"}) engine_run("generated", jobs, 1000, p);
+    for (const char* p : {"fifo", "sjf", "easy", "easy_nodes"}) engine_run("generated", jobs, 1000, p);
   }
   std::printf("== 2. preemptive 2D-LAS, 60 s rounds, 100k jobs over 30 days ==\n");
   {
@@ -151,6 +157,19 @@ int main(int argc, char** argv) {
       std::printf("%-34s %-6s %8zu jobs  %8.4f s  %12.0f jobs/s  = %.0fx the Helios simulator (%.0f jobs/s)\n",
                   "helios compat, 5 VC traces", p.c_str(), n, dt, n / dt, n / dt / base, base);
     }
+  }
+  std::printf("== 5. the jobs of 1 with failures (20%%, mixed causes) and congestion (0.1 per job), FIFO ==\n");
+  {
+    auto jobs = generate(quick ? 100000 : 1000000, 8000, 0.8, 1);
+    engine_run("congestion 0.1", jobs, 1000, "fifo", 60, 0, 0.1);
+    std::mt19937_64 rng(5);
+    for (auto& j : jobs)
+      if (rng() % 5 == 0) {
+        j.failure.fails = true;
+        j.failure.cause = static_cast<FailureCause>(rng() % 4);
+      }
+    engine_run("20% failed, no retry", jobs, 1000, "fifo");
+    engine_run("20% failed, 3 retries", jobs, 1000, "fifo", 60, 3);
   }
   return 0;
 }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -15,6 +17,7 @@
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "sim/helios/helios_run.hpp"
+#include "sim/run/fill.hpp"
 #include "sim/run/sim_options.hpp"
 #include "sim/run/simulation.hpp"
 #include "sim/traces/generator.hpp"
@@ -44,6 +47,34 @@ double wall_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Runs task(i) for every i < n on up to run.threads threads with a progress bar; errors[i] is what
+// task i threw (null when it did not). Returns the number of threads used.
+size_t run_parallel(RunContext& ctx, size_t n, const std::string& what, const std::string& unit,
+                    std::vector<std::exception_ptr>& errors, const std::function<void(size_t)>& task) {
+  errors.assign(n, nullptr);
+  std::atomic<size_t> next{0}, done{0};
+  const size_t workers = std::max<size_t>(1, std::min<size_t>(n, static_cast<size_t>(std::max(1, ctx.threads()))));
+  Progress progress(what, n, unit);
+  std::mutex mu;
+  auto work = [&] {
+    for (size_t i = next++; i < n; i = next++) {
+      try {
+        task(i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      progress.update(++done);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  progress.finish();
+  return workers;
+}
+
 void write_plots(RunContext& ctx, const std::vector<SimulationResult>& runs) {
   ctx.write_text("jct_cdf.svg", jct_cdf_svg(runs));
   ctx.write_text("utilization.svg", timeseries_svg(runs, "util"));
@@ -71,6 +102,11 @@ void run_mode(RunContext& ctx) {
                       "utilization {:.1f}%, {} preemptions, {} migrations",
                       r.cfg.label(), m.jobs, m.jct.avg, m.jct.p50, m.jct.p99, m.queue.avg, m.makespan,
                       100 * m.utilization, m.preemptions, m.migrations));
+  if (FailureMetrics f = failure_metrics(r.jobs); f.failed_jobs > 0)
+    ctx.say(fmt::format("failures (retry {}): {} failed jobs, {} failed attempts, {} retries, {} recovered, {} abandoned "
+                        "({} do_not_retry, {} out of retries), {:.1f} GPU-hours wasted",
+                        r.cfg.retry_policy, f.failed_jobs, f.failed_attempts, f.retries, f.recovered, f.abandoned,
+                        f.not_retried, f.retries_exhausted, f.wasted_gpu_hours));
   ctx.say(fmt::format("simulated in {:.3f} s ({:.0f} jobs/s)", wall, wall > 0 ? static_cast<double>(m.jobs) / wall : 0));
 }
 
@@ -84,7 +120,8 @@ std::vector<RunConfig> sweep(const SimOptions& o) {
     for (const auto& pl : or_one(o.compare_placers, o.placer))
       for (const auto& e : or_one(o.compare_estimators, o.estimator))
         for (double l : or_one(o.compare_load_factors, o.load_factor))
-          for (double s : or_one(o.compare_cluster_scales, o.cluster_scale)) out.push_back(RunConfig{p, pl, e, l, s});
+          for (double s : or_one(o.compare_cluster_scales, o.cluster_scale))
+            for (const auto& rp : or_one(o.compare_retry_policies, o.retry_policy)) out.push_back(RunConfig{p, pl, e, l, s, rp});
   return out;
 }
 
@@ -94,31 +131,19 @@ void compare_mode(RunContext& ctx) {
   auto jobs = load_jobs(ctx, source);
   auto configs = sweep(o);
   std::vector<SimulationResult> results(configs.size());
-  std::vector<std::string> errors(configs.size());
-  std::atomic<size_t> next{0}, done{0};
-  const size_t workers = std::max<size_t>(1, std::min<size_t>(configs.size(), static_cast<size_t>(std::max(1, ctx.threads()))));
-  Progress progress("simulate compare", configs.size(), "configs");
-  std::mutex mu;
+  std::vector<std::exception_ptr> errors;
   auto t0 = std::chrono::steady_clock::now();
-  auto work = [&] {
-    for (size_t i = next++; i < configs.size(); i = next++) {
-      try {
-        results[i] = simulate(jobs, o, configs[i], ctx.seed());
-      } catch (const std::exception& e) {
-        errors[i] = e.what();
-      }
-      std::lock_guard<std::mutex> lock(mu);
-      progress.update(++done);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  progress.finish();
+  const size_t workers = run_parallel(ctx, configs.size(), "simulate compare", "configs", errors,
+                                      [&](size_t i) { results[i] = simulate(jobs, o, configs[i], ctx.seed()); });
   double wall = wall_since(t0);
-  for (size_t i = 0; i < configs.size(); ++i)
-    if (!errors[i].empty()) throw Error("configuration " + configs[i].label() + ": " + errors[i]);
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (!errors[i]) continue;
+    try {
+      std::rethrow_exception(errors[i]);
+    } catch (const std::exception& e) {
+      throw Error("configuration " + configs[i].label() + ": " + e.what());
+    }
+  }
   Table table = summary_table(results);
   ctx.write_table("compare.csv", table);
   Json runs = Json::array();
@@ -126,18 +151,75 @@ void compare_mode(RunContext& ctx) {
   ctx.summary()["runs"] = runs;
   if (o.plots) write_plots(ctx, results);
   // The side-by-side table: the columns a reader compares first.
-  Table shown({"config", "avg_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "util", "frag_gpus", "preempt", "migr"});
+  // With retries in the sweep, also what failures cost.
+  const bool retries = std::any_of(results.begin(), results.end(), [](const auto& r) { return r.cfg.retry_policy != "none"; });
+  std::vector<std::string> cols = {"config", "avg_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "util", "frag_gpus", "preempt", "migr"};
+  if (retries) cols.insert(cols.end(), {"retries", "recovered", "abandoned", "wasted_gpu_h"});
+  Table shown(cols);
   shown.set_precision(2);
   for (const auto& r : results) {
     Metrics m = compute_metrics(r);
-    shown.add_row({r.cfg.label(), m.jct.avg, m.jct.p99, m.queue.avg, m.makespan, m.utilization, m.avg_fgd > 0 ? m.avg_fgd : m.avg_frag_gpus,
-                   m.preemptions, m.migrations});
+    std::vector<Table::Cell> row = {r.cfg.label(), m.jct.avg, m.jct.p99, m.queue.avg, m.makespan, m.utilization,
+                                    m.avg_fgd > 0 ? m.avg_fgd : m.avg_frag_gpus, m.preemptions, m.migrations};
+    if (retries) {
+      FailureMetrics f = failure_metrics(r.jobs);
+      row.insert(row.end(), {f.retries, f.recovered, f.abandoned, f.wasted_gpu_hours});
+    }
+    shown.add_row(std::move(row));
   }
   ctx.write_text("compare.txt", shown.to_text());
   ctx.say("trace: " + source);
   ctx.say("cluster: " + (results.empty() ? std::string() : results[0].cluster));
   ctx.say(shown.to_text());
   ctx.say(fmt::format("{} configurations on {} threads in {:.2f} s", configs.size(), workers, wall));
+}
+
+// The FGD paper's fragmentation experiment: pods placed until the cluster is full, per placer
+// (sim.compare.placers, else sim.placer), one placer per thread.
+void fill_mode(RunContext& ctx) {
+  const auto& o = ctx.get(sim_section());
+  const auto& f = ctx.get(fill_section());
+  std::string source;
+  auto jobs = load_jobs(ctx, source);
+  std::vector<std::string> placers = o.compare_placers;
+  if (placers.empty()) placers.push_back(o.placer);
+  std::vector<FillCurve> curves(placers.size());
+  std::vector<std::exception_ptr> errors;
+  auto t0 = std::chrono::steady_clock::now();
+  const size_t workers = run_parallel(ctx, placers.size(), "simulate fill", "placers", errors,
+                                      [&](size_t i) { curves[i] = fill_replay(jobs, o, f, placers[i], ctx.seed()); });
+  double wall = wall_since(t0);
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);  // as thrown: a ConfigError keeps exit code 2
+  ctx.write_table("fill.csv", fill_table(curves));
+  Table shown = fill_report(curves, f);
+  ctx.write_text("fill.txt", shown.to_text());
+  if (o.plots) {
+    ctx.write_text("unallocated.svg", fill_svg(curves, "unallocated"));
+    ctx.write_text("fill_fragmentation.svg", fill_svg(curves, "frag"));
+  }
+  Json runs = Json::array();
+  for (const auto& c : curves) {
+    Json j = Json::object();
+    j["placer"] = c.placer;
+    j["total_gpus"] = c.total_gpus;
+    j["repeats"] = c.repeats;
+    j["pods"] = c.pods;
+    j["first_failure_pct"] = c.first_failure_pct;
+    const FillPoint last = c.points.empty() ? FillPoint{} : c.points.back();
+    j["arrived_pct"] = last.arrived_pct;
+    j["allocated_pct"] = last.allocated_pct;
+    j["unallocated_gpus"] = last.unallocated_gpus;
+    j["failed_pods"] = last.failed_pods;
+    j["frag_gpus"] = last.frag_gpus;
+    runs.push_back(j);
+  }
+  ctx.summary()["fill"] = runs;
+  ctx.say("trace: " + source);
+  ctx.say(fmt::format("fill: order {}, up to {}% of GPU capacity arrived, {} repeat(s); unallocated GPUs in % of capacity",
+                      f.order, format_number(f.max_arrived_pct), f.repeats));
+  ctx.say(shown.to_text());
+  ctx.say(fmt::format("{} placers on {} threads in {:.2f} s", placers.size(), workers, wall));
 }
 
 void stats_mode(RunContext& ctx) {
@@ -167,6 +249,7 @@ void run(RunContext& ctx) {
   if (mode == "stats") return stats_mode(ctx);
   if (mode == "generate" || mode == "tracegen") return generate_mode(ctx);
   if (mode == "helios") return helios_mode(ctx);
+  if (mode == "fill") return fill_mode(ctx);
   throw ConfigError("unknown sim.mode '" + mode + "'");
 }
 
@@ -179,11 +262,12 @@ const CommandSpec& simulate_command() {
       "  mlsys simulate                                  # quickstart: a small generated trace, FIFO\n"
       "  mlsys simulate compare configs/simulate/philly_gavel_policies.yaml\n"
       "  mlsys simulate compare configs/simulate/openb_placers.yaml\n"
+      "  mlsys simulate fill configs/simulate/openb_fill.yaml        # FGD paper: stranded GPUs as the cluster fills\n"
       "  mlsys simulate stats --set trace.path=../shared/data/traces/tiresias/60_job.csv\n"
       "  mlsys simulate generate --set tracegen.jobs=100000\n"
       "  mlsys simulate helios                           # Helios compatibility mode on the shared reference inputs",
-      {&run_section(), &sim_section(), &trace_section(), &tracegen_section()},
-      {"run", "compare", "stats", "generate", "tracegen", "helios"},
+      {&run_section(), &sim_section(), &trace_section(), &tracegen_section(), &fill_section()},
+      {"run", "compare", "stats", "generate", "tracegen", "helios", "fill"},
       "sim.mode",
       {{"lenient", "trace.lenient", false, "Skip bad trace rows (counted) instead of failing"},
        {"policy", "sim.policy", true, "Scheduling policy"},

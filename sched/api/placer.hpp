@@ -13,12 +13,16 @@
 
 namespace mlsys::sched {
 
-// The mix of GPU demands the cluster expects (for fragmentation-aware placement): each class is
-// (GPUs, share per GPU in thousandths) with its share of jobs.
+// The mix of demands the cluster expects (for fragmentation-aware placement): each class is
+// (GPUs, share per GPU in thousandths) with its share of jobs, and optionally the CPU and memory
+// a task of the class needs and the GPU model it requires (a node short of them strands its GPUs).
 struct DemandClass {
   int num_gpus = 1;
   int gpu_milli = 1000;
   double weight = 1;
+  int64_t cpu_milli = 0;   // 0 = unconstrained
+  int64_t memory_mib = 0;  // 0 = unconstrained
+  int32_t gpu_type = -1;   // -1 = any
 };
 
 struct PlacerParams {

@@ -20,13 +20,23 @@ class Las final : public Policy {
   }
   bool preemptive() const override { return true; }
 
-  void on_submit(JobId j, const ClusterView&) override { active_.push_back(j); }
+  // A retried job (resubmitted by the engine after a failed attempt) is still active: keep one entry.
+  void on_submit(JobId j, const ClusterView&) override {
+    if (static_cast<size_t>(j) >= in_active_.size()) in_active_.resize(static_cast<size_t>(j) + 1, 0);
+    if (in_active_[j]) return;
+    in_active_[j] = 1;
+    active_.push_back(j);
+  }
   void on_finish(JobId, const ClusterView&) override { ++finished_since_compact_; }
 
   void schedule(SchedulerContext& ctx) override {
     if (finished_since_compact_ > 64 || finished_since_compact_ * 2 > active_.size()) {
       active_.erase(std::remove_if(active_.begin(), active_.end(),
-                                   [&](JobId j) { return ctx.status(j) == JobStatus::Finished; }),
+                                   [&](JobId j) {
+                                     if (ctx.status(j) != JobStatus::Finished) return false;
+                                     in_active_[j] = 0;
+                                     return true;
+                                   }),
                     active_.end());
       finished_since_compact_ = 0;
     }
@@ -83,6 +93,7 @@ class Las final : public Policy {
   double round_, starve_;
   double next_round_ = 0;
   std::vector<JobId> active_;
+  std::vector<uint8_t> in_active_;
   size_t finished_since_compact_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # AnalySIM studies: every policy on the Philly/Gavel VC traces, preemption/migration vs FIFO on a
-# loaded trace, placers on openb. Tables land in results/repro/analysim/*/compare.txt.
+# loaded trace, placers on openb, and the FGD paper's fill-until-full experiment on openb. Tables
+# land in results/repro/analysim/*/compare.txt (fill: results/repro/analysim/openb_fill/fill.txt).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${MLSYS_BIN:-build/bin/mlsys}
@@ -10,3 +11,4 @@ export MLSYS_DATA_DIR=${MLSYS_DATA_DIR:-../shared/data}
 "$BIN" simulate compare configs/repro/analysim/preemption_migration.yaml --set run.out_dir="$OUT/preemption" --set run.overwrite=true
 "$BIN" simulate compare configs/simulate/estimators.yaml --set run.out_dir="$OUT/estimators" --set run.overwrite=true
 "$BIN" simulate compare configs/simulate/openb_placers.yaml --set run.out_dir="$OUT/openb" --set run.overwrite=true
+"$BIN" simulate fill configs/simulate/openb_fill.yaml --set run.out_dir="$OUT/openb_fill" --set run.overwrite=true

@@ -28,3 +28,5 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
         for (k in keys) printf "%-18s %12.0f %12.0f %12.0f %14.2f %15.3f\n", k, jct[k, "helios"], jct[k, "hints"],
           jct[k, "oracle"], jct[k, "helios"] / jct[k, "hints"], jct[k, "hints"] / jct[k, "oracle"] | "sort" }' \
   "$OUT/simulate/compare.csv"
+echo "== 4. failed jobs: no retry vs blind retry vs SchedMate's failure actions (generated trace and logs)"
+scripts/repro/schedmate_failures.sh "$MLSYS" "$OUT/failures"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string>
 
 #include "core/runtime/event_queue.hpp"
 #include "core/runtime/run_context.hpp"
@@ -16,8 +17,9 @@ using sched::Allocation;
 using sched::JobId;
 using sched::JobStatus;
 
-// Event payload: the job whose run ends, or -1 for a wake-up the policy asked for. A preempted or
-// migrated job's pending end event is cancelled.
+// Event payload: the job whose run ends, -1 for a wake-up the policy asked for, or -(j + 2) for the
+// resubmission of job j after a failed attempt. A preempted, migrated or re-timed (congestion)
+// job's pending end event is cancelled.
 using Ev = int32_t;
 
 constexpr double kInf = 1e300;
@@ -33,7 +35,19 @@ class Engine final : public sched::SchedulerContext {
     status_.assign(n, JobStatus::NotSubmitted);
     executed_.assign(n, 0);
     run_start_.assign(n, -1);
-    run_penalty_.assign(n, 0);
+    seg_start_.assign(n, -1);
+    seg_penalty_.assign(n, 0);
+    // Failure and congestion state only when used (the default run keeps its memory per job).
+    bool any_fails = false;
+    for (const auto& j : jobs) any_fails = any_fails || j.failure.fails;
+    if (any_fails) {
+      att_.resize(n);
+      for (size_t i = 0; i < n; ++i) att_[i].dur = jobs[i].duration;
+    }
+    if (o.slowdown && o.congestion_per_job > 0) {
+      cong_.resize(n);
+      rack_jobs_.resize(static_cast<size_t>(std::max(1, c_.num_racks())));
+    }
     next_penalty_.assign(n, 0);
     queued_since_.assign(n, 0);
     slow_.assign(n, 1);
@@ -58,6 +72,8 @@ class Engine final : public sched::SchedulerContext {
       if (i > 0 && j.submit < jobs[i - 1].info.submit) throw Error("engine: jobs must be sorted by submit time");
       if (!(jobs[i].duration >= 0) || !std::isfinite(jobs[i].duration))
         throw InputError("job " + std::to_string(i) + " has an invalid duration");
+      if (!std::isfinite(jobs[i].failure.retry_duration))
+        throw InputError("job " + std::to_string(i) + " has an invalid retry duration");
       if (static_cast<int64_t>(j.num_gpus) * std::min(j.gpu_milli, 1000) > int64_t{c_.total_gpus()} * 1000)
         throw InputError("job " + std::to_string(i) + " needs " + std::to_string(j.num_gpus) + " GPUs but the cluster (or its VC partition) has " +
                          std::to_string(c_.total_gpus()) + "; filter it out (trace.max_gpus) or enlarge the cluster");
@@ -86,13 +102,18 @@ class Engine final : public sched::SchedulerContext {
       while (!events_.empty() && events_.top_time() == t) {
         auto e = events_.pop();
         ++res_.events;
-        if (e.payload < 0) {
+        if (e.payload == -1) {
           wakes_.erase(t);
+          continue;
+        }
+        if (e.payload < -1) {
+          --resubmitting_;
+          submit(-(e.payload + 2));
           continue;
         }
         JobId j = e.payload;
         if (status_[j] != JobStatus::Running) throw Error("engine: end event for job " + std::to_string(j) + " that is not running");
-        finish(j);
+        end_attempt(j);
       }
       while (next < n && jobs_[next].info.submit == t) {
         ++res_.events;
@@ -126,7 +147,7 @@ class Engine final : public sched::SchedulerContext {
   double executed(JobId j) const override {
     check_id(j);
     if (status_[j] != JobStatus::Running) return executed_[j];
-    double run = now_ - run_start_[j] - run_penalty_[j];
+    double run = now_ - seg_start_[j] - seg_penalty_[j];
     return executed_[j] + (run > 0 ? run / slow_[j] : 0);
   }
   double queued_since(JobId j) const override { return queued_since_[check_id(j)]; }
@@ -146,7 +167,12 @@ class Engine final : public sched::SchedulerContext {
     if (status_[j] != JobStatus::Pending) reject(j, "asked to place a job that is not pending");
     if (info.num_gpus > 0 && info.gpu_milli >= 1000 && c_.total_free_gpus() < info.num_gpus) return false;
     if (!o_.borrowing && vc_quota(info.vc) >= 0 && vc_used(info.vc) + info.num_gpus > vc_quota(info.vc)) return false;
-    return placer_->place(info, c_, out);
+    if (att_.empty() || att_[j].excluded.empty()) return placer_->place(info, c_, out);
+    // A retry that must avoid the nodes of its failed attempts: the placer sees them full.
+    block_nodes(att_[j].excluded, true);
+    bool ok = placer_->place(info, c_, out);
+    block_nodes(att_[j].excluded, false);
+    return ok;
   }
   bool try_start(JobId j) override {
     if (!find_placement(j, scratch_)) return false;
@@ -158,6 +184,10 @@ class Engine final : public sched::SchedulerContext {
     if (status_[j] != JobStatus::Pending)
       reject(j, std::string("started a job that is ") + (status_[j] == JobStatus::Running ? "already running" : status_[j] == JobStatus::Finished ? "finished" : "not submitted yet"));
     if (std::string why = c_.check(info, a); !why.empty()) reject(j, why);
+    if (!att_.empty())
+      for (const auto& sl : a)
+        if (std::binary_search(att_[j].excluded.begin(), att_[j].excluded.end(), sl.node))
+          reject(j, "node " + c_.node(sl.node).name + " is excluded for this retry (resubmit_exclude_node)");
     if (!o_.borrowing && vc_quota(info.vc) >= 0 && vc_used(info.vc) + info.num_gpus > vc_quota(info.vc))
       reject(j, "exceeds the quota of VC " + std::to_string(info.vc) + " (" + std::to_string(vc_quota(info.vc)) +
                     " GPUs) and borrowing is off");
@@ -225,6 +255,7 @@ class Engine final : public sched::SchedulerContext {
                 std::to_string(now_) + " for job " + std::to_string(j) + ": " + why);
   }
 
+  // Arrival, or the resubmission of a failed job (a retry).
   void submit(JobId j) {
     status_[j] = JobStatus::Pending;
     queued_since_[j] = now_;
@@ -235,6 +266,7 @@ class Engine final : public sched::SchedulerContext {
   // Schedules the end of job j's current run, which begins with `penalty` seconds of restore.
   void launch(JobId j, double penalty) {
     const auto& a = alloc_[j];
+    if (!att_.empty() && att_[j].state == kUndecided) decide_attempt(j);
     double slow = 1;
     // Distinct nodes and racks without allocating (allocations are small).
     int nodes = 0, racks = 0;
@@ -253,23 +285,113 @@ class Engine final : public sched::SchedulerContext {
       const int need = std::max(1, (jobs_[j].info.num_gpus + per - 1) / per);
       slow = 1 + o_.slowdown_per_extra_node * std::max(0, nodes - need) + o_.slowdown_per_extra_rack * std::max(0, racks - 1);
     }
+    const bool congested = !cong_.empty() && nodes > 1;
+    if (congested) {
+      auto& cj = cong_[j];
+      cj.base = static_cast<float>(slow);
+      for (const auto& sl : a) {
+        const int r = c_.node(sl.node).rack;
+        if (std::find(cj.racks.begin(), cj.racks.end(), r) == cj.racks.end()) {
+          cj.racks.push_back(r);
+          rack_jobs_[r].push_back(j);
+        }
+      }
+      slow = congested_slowdown(j);
+    }
     slow_[j] = slow;
     auto& rec = res_.jobs[j];
     rec.nodes = static_cast<int16_t>(std::min(nodes, 32767));
     rec.racks = static_cast<int16_t>(std::min(racks, 32767));
     rec.slowdown = static_cast<float>(slow);
     run_start_[j] = now_;
-    run_penalty_[j] = penalty;
-    double left = jobs_[j].duration - executed_[j];
+    seg_start_[j] = now_;
+    seg_penalty_[j] = penalty;
+    double left = attempt_dur(j) - executed_[j];
     if (left < 0) left = 0;
     end_event_[j] = events_.push(now_ + penalty + left * slow, Ev{j});
+    if (congested) retime_neighbours(j);
+  }
+
+  // Whether this attempt of job j fails and how long it runs, fixed when it first starts: the
+  // first attempt of a failed job fails at its trace duration; a retry fails again unless its
+  // cause is transient, it avoids the node the first attempt started on, or it got more memory.
+  void decide_attempt(JobId j) {
+    const auto& f = jobs_[j].failure;
+    auto& at = att_[j];
+    bool fails = f.fails;
+    double dur = jobs_[j].duration;
+    if (fails && res_.jobs[j].failed_attempts == 0) {
+      if (!alloc_[j].empty()) at.bad_node = alloc_[j][0].node;
+    } else if (fails) {
+      bool on_bad_node = false;
+      for (const auto& sl : alloc_[j]) on_bad_node = on_bad_node || sl.node == at.bad_node;
+      fails = f.cause == FailureCause::Persistent || (f.cause == FailureCause::Node && on_bad_node) ||
+              (f.cause == FailureCause::Memory && !at.more_memory);
+      if (!fails && f.retry_duration >= 0) dur = f.retry_duration;
+    }
+    at.state = fails ? kFails : kSucceeds;
+    at.dur = dur;
+  }
+
+  // Congestion: base slowdown plus the factor per other multi-node job on j's busiest rack.
+  double congested_slowdown(JobId j) const {
+    size_t most = 1;
+    for (int r : cong_[j].racks) most = std::max(most, rack_jobs_[r].size());
+    return cong_[j].base + o_.congestion_per_job * static_cast<double>(most - 1);
+  }
+  // Re-times the running multi-node jobs that share a rack with j (in id order), after j started
+  // or stopped: progress so far at the old speed, the rest at the new one.
+  void retime_neighbours(JobId j) {
+    std::vector<JobId> near;
+    for (int r : cong_[j].racks)
+      for (JobId k : rack_jobs_[r])
+        if (k != j) near.push_back(k);
+    std::sort(near.begin(), near.end());
+    near.erase(std::unique(near.begin(), near.end()), near.end());
+    for (JobId k : near) {
+      const float s = static_cast<float>(congested_slowdown(k));
+      if (s == slow_[k]) continue;
+      executed_[k] = std::min(executed(k), attempt_dur(k));
+      seg_penalty_[k] = std::max(0.0, seg_start_[k] + seg_penalty_[k] - now_);
+      seg_start_[k] = now_;
+      slow_[k] = s;
+      events_.cancel(end_event_[k]);
+      end_event_[k] = events_.push(now_ + seg_penalty_[k] + std::max(0.0, attempt_dur(k) - executed_[k]) * s, Ev{k});
+      res_.jobs[k].slowdown = std::max(res_.jobs[k].slowdown, s);
+    }
+  }
+
+  // Gives (hide = true) or returns the free resources of `nodes` to a placeholder, so the placer
+  // cannot choose them; the bookkeeping is restored exactly.
+  void block_nodes(const std::vector<int32_t>& nodes, bool hide) {
+    if (hide) blocks_.clear();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const int n = nodes[i];
+      if (hide) {
+        Block b;
+        for (int g = 0; g < c_.node(n).gpus; ++g)
+          if (int f = c_.gpu_free_milli(n, g); f > 0) b.a.push_back(sched::GpuSlice{n, g, f});
+        b.info.num_gpus = static_cast<int32_t>(b.a.size());
+        if (b.a.empty()) b.a.push_back(sched::GpuSlice{n, -1, 0});
+        b.info.cpu_milli = c_.node(n).cpu_milli > 0 ? c_.free_cpu(n) : 0;
+        b.info.memory_mib = c_.node(n).memory_mib > 0 ? c_.free_memory(n) : 0;
+        c_.allocate(b.info, b.a);
+        blocks_.push_back(std::move(b));
+      } else {
+        c_.release(blocks_[i].info, blocks_[i].a);
+      }
+    }
   }
 
   // Ends the current run of job j (preempt/migrate/finish): progress, GPUs, running list.
   void stop(JobId j) {
     integrate(now_);
     executed_[j] = executed(j);
-    if (executed_[j] > jobs_[j].duration) executed_[j] = jobs_[j].duration;
+    if (executed_[j] > attempt_dur(j)) executed_[j] = attempt_dur(j);
+    if (!att_.empty()) {
+      const auto& info = jobs_[j].info;
+      att_[j].gpu_s += info.num_gpus * (std::min(info.gpu_milli, 1000) / 1000.0) * (now_ - run_start_[j]);
+    }
     c_.release(jobs_[j].info, alloc_[j]);
     used_[jobs_[j].info.vc] -= jobs_[j].info.num_gpus;
     int32_t p = run_pos_[j];
@@ -279,10 +401,66 @@ class Engine final : public sched::SchedulerContext {
     running_.pop_back();
     run_pos_[j] = -1;
     events_.cancel(end_event_[j]);  // no-op when it is the event being handled
+    if (!cong_.empty() && !cong_[j].racks.empty()) {
+      for (int r : cong_[j].racks) rack_jobs_[r].erase(std::find(rack_jobs_[r].begin(), rack_jobs_[r].end(), j));
+      retime_neighbours(j);
+      cong_[j].racks.clear();
+    }
   }
 
-  void finish(JobId j) {
+  // The current attempt of job j ran to its end: the job finishes, or its attempt failed and it
+  // is retried (resubmitted after retry_delay) or ends failed.
+  void end_attempt(JobId j) {
+    auto& rec = res_.jobs[j];
     stop(j);
+    if (att_.empty() || att_[j].state != kFails)
+      return finish(j, rec.failed_attempts > 0 ? JobOutcome::Recovered : JobOutcome::Completed);
+    ++rec.failed_attempts;
+    auto& at = att_[j];
+    rec.wasted_gpu_s += at.gpu_s;
+    const auto& f = jobs_[j].failure;
+    if (o_.max_retries <= 0) return finish(j, JobOutcome::Failed);
+    if (f.action == RetryAction::DoNotRetry) return finish(j, JobOutcome::NotRetried);
+    if (rec.retries >= o_.max_retries) return finish(j, JobOutcome::RetriesExhausted);
+    ++rec.retries;
+    if (f.action == RetryAction::ExcludeNode) exclude_nodes_of_attempt(j);
+    if (f.action == RetryAction::MoreMemory) at.more_memory = 1;
+    alloc_[j].clear();
+    executed_[j] = 0;
+    next_penalty_[j] = 0;
+    at.gpu_s = 0;
+    at.state = kUndecided;
+    at.dur = jobs_[j].duration;
+    status_[j] = JobStatus::NotSubmitted;
+    policy_->on_finish(j, *this);
+    if (o_.retry_delay > 0) {
+      ++resubmitting_;
+      events_.push(now_ + o_.retry_delay, Ev{-(j + 2)});
+    } else {
+      submit(j);
+    }
+  }
+
+  // resubmit_exclude_node: the retry avoids every node of the failed attempts, unless the rest of
+  // the cluster (or VC partition) is too small for the job, in which case nothing is excluded.
+  void exclude_nodes_of_attempt(JobId j) {
+    auto& ex = att_[j].excluded;
+    for (const auto& sl : alloc_[j]) ex.push_back(sl.node);
+    std::sort(ex.begin(), ex.end());
+    ex.erase(std::unique(ex.begin(), ex.end()), ex.end());
+    const auto& info = jobs_[j].info;
+    int64_t gpus = 0, hosts = 0;
+    for (int n = 0; n < c_.num_nodes(); ++n) {
+      if (std::binary_search(ex.begin(), ex.end(), n)) continue;
+      ++hosts;
+      if (info.gpu_type < 0 || c_.node(n).gpu_type == info.gpu_type) gpus += c_.node(n).gpus;
+    }
+    if (hosts == 0 || gpus < info.num_gpus) ex.clear();
+  }
+
+  // Job j leaves the system (its last run already stopped).
+  void finish(JobId j, JobOutcome outcome) {
+    res_.jobs[j].outcome = outcome;
     alloc_[j].clear();
     alloc_[j].shrink_to_fit();
     status_[j] = JobStatus::Finished;
@@ -330,7 +508,7 @@ class Engine final : public sched::SchedulerContext {
         }
     }
     while (oldest_ < static_cast<JobId>(jobs_.size()) && status_[oldest_] != JobStatus::Pending) {
-      if (status_[oldest_] == JobStatus::NotSubmitted) break;
+      if (status_[oldest_] == JobStatus::NotSubmitted && resubmitting_ == 0) break;
       ++oldest_;
     }
     if (pending_ > 0 && oldest_ < static_cast<JobId>(jobs_.size()) && status_[oldest_] == JobStatus::Pending) {
@@ -352,8 +530,35 @@ class Engine final : public sched::SchedulerContext {
   EventQueue<Ev> events_;
   std::set<double> wakes_;
   std::vector<JobStatus> status_;
-  std::vector<double> executed_, run_start_, run_penalty_, next_penalty_, queued_since_;
+  struct Block {
+    sched::JobInfo info;
+    Allocation a;
+  };
+  enum : uint8_t { kUndecided, kFails, kSucceeds };
+  std::vector<double> executed_, run_start_, next_penalty_, queued_since_;
+  // The current run's progress segment (restarted when congestion changes its speed).
+  std::vector<double> seg_start_, seg_penalty_;
+  // The current attempt of a job that may fail: run time, GPU-time so far, outcome, and what its
+  // retries carry (the node the first attempt started on, more memory, nodes to avoid).
+  struct Attempt {
+    double dur = 0, gpu_s = 0;
+    int32_t bad_node = -1;
+    uint8_t state = kUndecided, more_memory = 0;
+    std::vector<int32_t> excluded;  // sorted
+  };
+  std::vector<Attempt> att_;  // by job; empty when no job fails
+  double attempt_dur(JobId j) const { return att_.empty() ? jobs_[j].duration : att_[j].dur; }
+  std::vector<Block> blocks_;
+  int64_t resubmitting_ = 0;  // retries waiting out retry_delay
   std::vector<float> slow_;
+  // Congestion: a running multi-node job's slowdown without congestion and its racks; the
+  // running multi-node jobs per rack. Empty when congestion is off.
+  struct Congestion {
+    float base = 1;
+    std::vector<int32_t> racks;
+  };
+  std::vector<Congestion> cong_;
+  std::vector<std::vector<JobId>> rack_jobs_;
   std::vector<EventId> end_event_;
   std::vector<Allocation> alloc_;
   std::vector<int32_t> run_pos_;

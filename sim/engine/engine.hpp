@@ -4,6 +4,14 @@
 // migrate, finish), and knows nothing of policies: it calls the configured policy through
 // sched::SchedulerContext and validates each decision (capacity never exceeded, no GPU given
 // twice, quotas kept, each job finished exactly once), throwing an Error that names the policy.
+//
+// Failures and retries: a job whose attempt fails (its trace state is failed) ends at its trace
+// duration. With max_retries > 0 and an action other than do_not_retry, the engine resubmits it
+// retry_delay seconds later: the policy sees on_finish (the attempt left) then on_submit (the job
+// arrives again, same id, progress lost); whether the retry fails again depends on the job's
+// FailureCause (see sim/engine/failures.hpp). Congestion (congestion_per_job > 0, with slowdown):
+// each other multi-node job on the busiest rack a multi-node job spans adds that factor to its
+// slowdown, re-timed whenever such a job starts or stops.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -15,6 +23,25 @@
 #include "sched/api/policy.hpp"
 
 namespace mlsys::sim {
+
+// What actually goes wrong in a failed job (the simulator's ground truth): a retry succeeds when
+// the cause is transient, when it avoids the node the failed attempt ran on first (Node), or when
+// it gets more memory (Memory); a Persistent failure (a bug, a bad config) recurs on every attempt.
+enum class FailureCause : uint8_t { Transient, Node, Memory, Persistent };
+// What the scheduler does after a failed attempt (SchedMate's failure_action column).
+enum class RetryAction : uint8_t { Resubmit, ExcludeNode, MoreMemory, DoNotRetry };
+// How a job ended.
+enum class JobOutcome : uint8_t { Completed, Recovered, Failed, NotRetried, RetriesExhausted };
+const char* to_string(FailureCause c);
+const char* to_string(RetryAction a);
+const char* to_string(JobOutcome o);
+
+struct JobFailure {
+  bool fails = false;               // the first attempt fails after `duration` (trace: failed)
+  FailureCause cause = FailureCause::Transient;
+  RetryAction action = RetryAction::Resubmit;
+  double retry_duration = -1;       // run time of a retry that succeeds (< 0: the job's duration)
+};
 
 struct EngineOptions {
   std::string policy = "fifo";
@@ -30,20 +57,30 @@ struct EngineOptions {
   bool slowdown = false;
   double slowdown_per_extra_node = 0.1;
   double slowdown_per_extra_rack = 0.25;
+  // Congestion (with slowdown): factor per other multi-node job on the busiest rack a multi-node
+  // job spans; 0 = off.
+  double congestion_per_job = 0;
+  // Retries of failed attempts (0 = a failed job ends at its trace time) and resubmission delay.
+  int max_retries = 0;
+  double retry_delay = 0;
   bool borrowing = false;          // VCs may exceed quota (else the engine rejects such starts)
   bool fgd_samples = false;        // compute the FGD fragmentation score at each sample
 };
 
 struct EngineJob {
   sched::JobInfo info;
-  double duration = 0;  // true run time
+  double duration = 0;  // true run time (of a failing attempt: until it fails)
+  JobFailure failure;
 };
 
 struct JobRecord {
   double first_start = -1, end = -1, queue_delay = 0;
   int32_t preemptions = 0, migrations = 0;
   int16_t nodes = 0, racks = 0;
-  float slowdown = 1;
+  float slowdown = 1;               // of the last run (with congestion: the highest seen)
+  int16_t retries = 0, failed_attempts = 0;
+  JobOutcome outcome = JobOutcome::Completed;
+  double wasted_gpu_s = 0;          // GPU-time held by failed attempts
 };
 
 struct Sample {

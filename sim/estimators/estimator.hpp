@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/registry/registry.hpp"
@@ -33,6 +34,14 @@ class Estimator {
 using EstimatorRegistry = Registry<Estimator>;
 EstimatorRegistry& estimator_registry();
 std::vector<std::string> estimator_names();
+
+// One row of the hints CSV SchedMate writes (`job_id,predicted_duration_s,uncertainty_s,failure_action`).
+struct Hint {
+  double duration = 0;
+  std::string action;  // "", resubmit, resubmit_exclude_node, resubmit_more_memory, do_not_retry
+};
+// Reads and validates a hints file (errors name file:line:column), keyed by the trace's job id.
+std::unordered_map<std::string, Hint> read_hints(const std::string& path);
 
 // The Helios-style history estimator, also the fallback of `hints`.
 Estimates helios_estimates(const std::vector<JobSpec>& jobs, const EstimatorOptions& o);

@@ -10,49 +10,50 @@
 #include "sim/estimators/estimator.hpp"
 
 namespace mlsys::sim {
-namespace {
 
-struct Hint {
-  double duration;
-  std::string action;
-};
+std::unordered_map<std::string, Hint> read_hints(const std::string& path) {
+  std::istringstream in(read_file(path));
+  std::string line;
+  int64_t line_no = 1;
+  if (!std::getline(in, line) || trim(line).substr(0, 6) != "job_id")
+    throw InputError(path + ":1: expected header job_id,predicted_duration_s,uncertainty_s,failure_action");
+  std::unordered_map<std::string, Hint> hints;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (trim(line).empty()) continue;
+    auto f = split(line, ',');
+    auto where = [&](int col) { return path + ":" + std::to_string(line_no) + ":" + std::to_string(col); };
+    if (f.size() < 2) throw InputError(where(1) + ": expected at least job_id,predicted_duration_s");
+    double d = 0;
+    try {
+      size_t used = 0;
+      d = std::stod(f[1], &used);
+      if (used != f[1].size()) throw std::invalid_argument("x");
+    } catch (...) {
+      throw InputError(where(2) + ": predicted_duration_s = '" + f[1] + "' is not a number");
+    }
+    if (!(d >= 0)) throw InputError(where(2) + ": predicted_duration_s must be >= 0");
+    std::string action = f.size() > 3 ? std::string(trim(f[3])) : "";
+    static const char* valid[] = {"", "resubmit", "resubmit_exclude_node", "resubmit_more_memory", "do_not_retry"};
+    bool ok = false;
+    for (auto* v : valid) ok = ok || action == v;
+    if (!ok)
+      throw InputError(where(4) + ": failure_action = '" + action +
+                       "'; valid: (empty), resubmit, resubmit_exclude_node, resubmit_more_memory, do_not_retry");
+    hints[std::string(trim(f[0]))] = Hint{d, action};
+  }
+  return hints;
+}
+
+namespace {
 
 class Hints final : public Estimator {
  public:
   Estimates estimate(const std::vector<JobSpec>& jobs, const EstimatorOptions& o) override {
     if (o.hints_file.empty())
       throw ConfigError("estimator 'hints' needs sim.hints_file (the CSV SchedMate writes)");
-    std::istringstream in(read_file(o.hints_file));
-    std::string line;
-    int64_t line_no = 1;
-    if (!std::getline(in, line) || trim(line).substr(0, 6) != "job_id")
-      throw InputError(o.hints_file + ":1: expected header job_id,predicted_duration_s,uncertainty_s,failure_action");
-    std::unordered_map<std::string, Hint> hints;
-    while (std::getline(in, line)) {
-      ++line_no;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (trim(line).empty()) continue;
-      auto f = split(line, ',');
-      auto where = [&](int col) { return o.hints_file + ":" + std::to_string(line_no) + ":" + std::to_string(col); };
-      if (f.size() < 2) throw InputError(where(1) + ": expected at least job_id,predicted_duration_s");
-      double d = 0;
-      try {
-        size_t used = 0;
-        d = std::stod(f[1], &used);
-        if (used != f[1].size()) throw std::invalid_argument("x");
-      } catch (...) {
-        throw InputError(where(2) + ": predicted_duration_s = '" + f[1] + "' is not a number");
-      }
-      if (!(d >= 0)) throw InputError(where(2) + ": predicted_duration_s must be >= 0");
-      std::string action = f.size() > 3 ? std::string(trim(f[3])) : "";
-      static const char* valid[] = {"", "resubmit", "resubmit_exclude_node", "resubmit_more_memory", "do_not_retry"};
-      bool ok = false;
-      for (auto* v : valid) ok = ok || action == v;
-      if (!ok)
-        throw InputError(where(4) + ": failure_action = '" + action +
-                         "'; valid: (empty), resubmit, resubmit_exclude_node, resubmit_more_memory, do_not_retry");
-      hints[std::string(trim(f[0]))] = Hint{d, action};
-    }
+    auto hints = read_hints(o.hints_file);
     Estimates fallback;
     bool have_fallback = false;
     Estimates e;

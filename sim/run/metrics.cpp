@@ -113,18 +113,31 @@ Json metrics_json(const Metrics& m, const SimulationResult& r) {
   for (const auto& [k, v] : r.estimate_sources) src[k] = v;
   j["estimate_sources"] = src;
   j["hint_fallbacks"] = r.hint_fallbacks;
+  const FailureMetrics f = failure_metrics(r.jobs);
+  Json fj = Json::object();
+  fj["retry_policy"] = r.cfg.retry_policy;
+  fj["failed_jobs"] = f.failed_jobs;
+  fj["failed_attempts"] = f.failed_attempts;
+  fj["retries"] = f.retries;
+  fj["recovered"] = f.recovered;
+  fj["abandoned"] = f.abandoned;
+  fj["not_retried"] = f.not_retried;
+  fj["retries_exhausted"] = f.retries_exhausted;
+  fj["wasted_gpu_hours"] = f.wasted_gpu_hours;
+  j["failures"] = fj;
   return j;
 }
 
 Table jobs_table(const std::vector<JobSpec>& jobs, const SimulationResult& r) {
   Table t({"id", "vc", "gpus", "gpu_milli", "submit_s", "duration_s", "estimate_s", "start_s", "end_s", "jct_s",
-           "queue_s", "preemptions", "migrations", "nodes", "racks", "slowdown"});
+           "queue_s", "preemptions", "migrations", "nodes", "racks", "slowdown", "outcome", "retries", "wasted_gpu_s"});
   for (size_t i = 0; i < jobs.size(); ++i) {
     const auto& j = jobs[i];
     const auto& x = r.jobs[i];
     t.add_row({j.id, j.vc, int64_t{j.num_gpus}, int64_t{j.gpu_milli}, r.submit[i], j.duration, r.estimate[i],
                x.first_start, x.end, x.end - r.submit[i], x.queue_delay, int64_t{x.preemptions}, int64_t{x.migrations},
-               int64_t{x.nodes}, int64_t{x.racks}, static_cast<double>(x.slowdown)});
+               int64_t{x.nodes}, int64_t{x.racks}, static_cast<double>(x.slowdown), std::string(to_string(x.outcome)),
+               int64_t{x.retries}, x.wasted_gpu_s});
   }
   return t;
 }
@@ -154,13 +167,16 @@ Table by_vc_table(const SimulationResult& r) {
 Table summary_table(const std::vector<SimulationResult>& runs) {
   Table t({"policy", "placer", "estimator", "load", "scale", "jobs", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s",
            "p99.9_jct_s", "avg_queue_s", "p99_queue_s", "avg_jct_le8_s", "avg_jct_gt8_s", "makespan_s", "utilization",
-           "avg_frag_gpus", "avg_fgd_gpus", "preemptions", "migrations", "hint_fallbacks"});
+           "avg_frag_gpus", "avg_fgd_gpus", "preemptions", "migrations", "hint_fallbacks", "retry_policy", "failed_jobs",
+           "retries", "recovered", "abandoned", "wasted_gpu_h"});
   t.set_precision(1);
   for (const auto& r : runs) {
     Metrics m = compute_metrics(r);
+    FailureMetrics f = failure_metrics(r.jobs);
     t.add_row({r.cfg.policy, r.cfg.placer, r.cfg.estimator, r.cfg.load_factor, r.cfg.cluster_scale, m.jobs, m.jct.avg,
                m.jct.p50, m.jct.p95, m.jct.p99, m.jct.p999, m.queue.avg, m.queue.p99, m.jct_small.avg, m.jct_large.avg,
-               m.makespan, m.utilization, m.avg_frag_gpus, m.avg_fgd, m.preemptions, m.migrations, r.hint_fallbacks});
+               m.makespan, m.utilization, m.avg_frag_gpus, m.avg_fgd, m.preemptions, m.migrations, r.hint_fallbacks,
+               r.cfg.retry_policy, f.failed_jobs, f.retries, f.recovered, f.abandoned, f.wasted_gpu_hours});
   }
   return t;
 }

@@ -9,8 +9,8 @@ namespace mlsys::sim {
 const config::Section<SimOptions>& sim_section() {
   using S = SimOptions;
   static const config::Section<S> s("sim", "Cluster simulator (AnalySIM)", [](auto& s) {
-    s.field("mode", &S::mode, "run: one simulation; compare: sweep; stats: trace statistics; generate/tracegen: write a synthetic trace; helios: Helios compatibility mode")
-        .choices({"run", "compare", "stats", "generate", "tracegen", "helios"});
+    s.field("mode", &S::mode, "run: one simulation; compare: sweep; stats: trace statistics; generate/tracegen: write a synthetic trace; helios: Helios compatibility mode; fill: place pods until the cluster is full (FGD paper's fragmentation experiment, fill.*)")
+        .choices({"run", "compare", "stats", "generate", "tracegen", "helios", "fill"});
     s.field("policy", &S::policy, "Scheduling policy").choices_from(sched::policy_names);
     s.field("placer", &S::placer, "Placement policy").choices_from(sched::placer_names);
     s.field("estimator", &S::estimator, "Duration estimator for SJF/QSSF/SRTF/EASY").choices_from(estimator_names);
@@ -44,6 +44,15 @@ const config::Section<SimOptions>& sim_section() {
     s.field("slowdown", &S::slowdown, "Slowdown model: jobs spread over more nodes/racks than needed run slower");
     s.field("slowdown_per_extra_node", &S::slowdown_per_extra_node, "Run-time factor added per node beyond the minimum").range(0, 100);
     s.field("slowdown_per_extra_rack", &S::slowdown_per_extra_rack, "Run-time factor added per rack beyond the first").range(0, 100);
+    s.field("congestion_per_job", &S::congestion_per_job, "Slowdown model: factor added per other multi-node job sharing the busiest rack a multi-node job spans (0 = off)").range(0, 100);
+    s.field("retry.policy", &S::retry_policy, "Failed jobs: none (end at their trace time), all (resubmit every failure), hints (act on the failure_action column of sim.hints_file)")
+        .choices({"none", "all", "hints"});
+    s.field("retry.max_retries", &S::retry_max_retries, "Retries per failed job (policies all, hints)").range(0, 1000);
+    s.field("retry.delay_s", &S::retry_delay_s, "Seconds between a failed attempt and its resubmission").range(0, 1e12);
+    s.field("retry.killed", &S::retry_killed, "Treat killed jobs as failed (wasted GPU-time, retries)");
+    s.field("retry.causes_file", &S::retry_causes_file, "Ground truth of failures: CSV job_id,cause[,duration_s] (cause transient|node|memory|persistent; duration_s: run time of a successful retry)");
+    s.field("retry.default_cause", &S::retry_default_cause, "Cause of failed jobs missing from retry.causes_file").choices_from(failure_cause_names);
+    s.field("retry.success_factor", &S::retry_success_factor, "A successful retry runs this x the trace duration (when no duration_s is given)").range(0, 1e6);
     s.field("backfill_depth", &S::backfill_depth, "easy: queued jobs examined behind the head per round").range(0, 1e9);
     s.field("las_thresholds", &S::las_thresholds, "las: attained-service thresholds between queues (GPU-seconds)");
     s.field("las_round_s", &S::las_round_s, "las: scheduling round (seconds)").range(1e-3, 1e9);
@@ -57,6 +66,7 @@ const config::Section<SimOptions>& sim_section() {
     s.field("compare.estimators", &S::compare_estimators, "compare: estimators to sweep (empty = sim.estimator)").choices_from(estimator_names);
     s.field("compare.load_factors", &S::compare_load_factors, "compare: load factors to sweep (empty = sim.load_factor)");
     s.field("compare.cluster_scales", &S::compare_cluster_scales, "compare: cluster size multipliers to sweep (empty = sim.cluster.scale)");
+    s.field("compare.retry_policies", &S::compare_retry_policies, "compare: failure handling to sweep (empty = sim.retry.policy)").choices({"none", "all", "hints"});
     s.field("helios.cluster_log", &S::helios_cluster_log, "helios: Helios-format cluster_log.csv (empty = the shared reference inputs)");
     s.field("helios.vc_config", &S::helios_vc_config, "helios: VC node counts (empty = vc_config.csv next to the log)");
     s.field("helios.priorities", &S::helios_priorities, "helios: QSSF priority input jobname,priority (empty = qssf_priority.csv next to the log)");
@@ -64,6 +74,18 @@ const config::Section<SimOptions>& sim_section() {
     s.field("helios.event_driven", &S::helios_event_driven, "helios: also run the same inputs in the event-driven engine");
   });
   return s;
+}
+
+RetryOptions SimOptions::retry() const {
+  RetryOptions r;
+  r.policy = retry_policy;
+  r.max_retries = retry_max_retries;
+  r.delay_s = retry_delay_s;
+  r.killed = retry_killed;
+  r.causes_file = retry_causes_file;
+  r.default_cause = retry_default_cause;
+  r.success_factor = retry_success_factor;
+  return r;
 }
 
 ClusterOptions SimOptions::cluster() const {

@@ -7,11 +7,12 @@
 
 #include "core/config/schema.hpp"
 #include "sim/cluster/cluster_options.hpp"
+#include "sim/engine/failures.hpp"
 
 namespace mlsys::sim {
 
 struct SimOptions {
-  std::string mode = "run";  // run | compare | stats | generate | tracegen | helios
+  std::string mode = "run";  // run | compare | stats | generate | tracegen | helios | fill
   std::string policy = "fifo";
   std::string placer = "consolidate";
   std::string estimator = "oracle";
@@ -34,6 +35,13 @@ struct SimOptions {
   double migrate_1gpu_s = 7, migrate_8gpu_s = 30, migrate_large_s = 60;
   bool slowdown = false;
   double slowdown_per_extra_node = 0.1, slowdown_per_extra_rack = 0.25;
+  double congestion_per_job = 0;
+  // Failed jobs and retries (keys retry.*; see RetryOptions in sim/engine/failures.hpp).
+  std::string retry_policy = "none", retry_causes_file, retry_default_cause = "transient";
+  int retry_max_retries = 3;
+  double retry_delay_s = 0, retry_success_factor = 1;
+  bool retry_killed = false;
+  RetryOptions retry() const;
   // Policy tunables.
   int backfill_depth = 256;
   std::vector<double> las_thresholds = {3600, 36000};
@@ -47,6 +55,7 @@ struct SimOptions {
   // Compare sweep (empty list = the single value above).
   std::vector<std::string> compare_policies, compare_placers, compare_estimators;
   std::vector<double> compare_load_factors, compare_cluster_scales;
+  std::vector<std::string> compare_retry_policies;
   // Helios compatibility mode inputs.
   std::string helios_cluster_log;  // "" = $MLSYS_DATA_DIR/../reference/helios_gavel/cluster_log.csv
   std::string helios_vc_config;    // "" = vc_config.csv next to the cluster log

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "core/util/error.hpp"
 #include "sim/cluster/cluster_options.hpp"
@@ -15,15 +16,46 @@ std::string shortest(double v) { return format_number(v); }
 
 }  // namespace
 
+sched::JobInfo demand_of(const JobSpec& j, const ClusterSpec& spec) {
+  sched::JobInfo info;
+  info.num_gpus = j.num_gpus;
+  info.gpu_milli = j.num_gpus > 0 ? std::clamp(j.gpu_milli, 1, 1000) : 1000;
+  info.cpu_milli = j.cpu_milli;
+  info.memory_mib = j.memory_mib;
+  info.gpu_type = -1;
+  if (!j.gpu_type.empty()) {
+    auto it = std::find(spec.gpu_types.begin(), spec.gpu_types.end(), j.gpu_type);
+    if (it != spec.gpu_types.end()) info.gpu_type = static_cast<int>(it - spec.gpu_types.begin());
+  }
+  return info;
+}
+
+std::vector<sched::DemandClass> demand_mix(const std::vector<EngineJob>& jobs, size_t max_classes) {
+  // Keyed by (GPUs, share, CPU, GPU type) as FGD's typical pods; memory rarely binds and is left out.
+  std::map<std::tuple<int, int, int64_t, int>, double> mix;
+  for (const auto& e : jobs) mix[{e.info.num_gpus, e.info.gpu_milli, e.info.cpu_milli, e.info.gpu_type}] += 1;
+  std::vector<sched::DemandClass> workload;
+  for (const auto& [k, w] : mix) {
+    sched::DemandClass d{std::get<0>(k), std::get<1>(k), w};
+    d.cpu_milli = std::get<2>(k);
+    d.gpu_type = std::get<3>(k);
+    workload.push_back(d);
+  }
+  std::stable_sort(workload.begin(), workload.end(), [](const auto& a, const auto& b) { return a.weight > b.weight; });
+  if (workload.size() > max_classes) workload.resize(max_classes);
+  return workload;
+}
+
 std::string RunConfig::label() const {
   std::string s = policy + "/" + placer + "/" + estimator;
   if (load_factor != 1) s += "/load=" + shortest(load_factor);
   if (cluster_scale != 1) s += "/scale=" + shortest(cluster_scale);
+  if (retry_policy != "none") s += "/retry=" + retry_policy;
   return s;
 }
 
 RunConfig base_config(const SimOptions& o) {
-  return RunConfig{o.policy, o.placer, o.estimator, o.load_factor, o.cluster_scale};
+  return RunConfig{o.policy, o.placer, o.estimator, o.load_factor, o.cluster_scale, o.retry_policy};
 }
 
 SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed) {
@@ -56,37 +88,24 @@ SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o,
   r.job_gpus.resize(n);
   r.submit.resize(n);
   std::vector<EngineJob> all(n);
-  std::map<std::pair<int, int>, double> mix;
   bool fractional = false;
   for (size_t i = 0; i < n; ++i) {
     const auto& j = jobs[i];
     if (i > 0 && j.submit_time < jobs[i - 1].submit_time) throw Error("trace jobs must be sorted by submit time");
     auto& e = all[i];
+    e.info = demand_of(j, spec);
     e.info.id = static_cast<sched::JobId>(i);
     e.info.vc = vc_of[j.vc];
     e.info.user = user_of.emplace(j.user, static_cast<int>(user_of.size())).first->second;
-    e.info.num_gpus = j.num_gpus;
-    e.info.gpu_milli = j.num_gpus > 0 ? std::clamp(j.gpu_milli, 1, 1000) : 1000;
-    e.info.cpu_milli = j.cpu_milli;
-    e.info.memory_mib = j.memory_mib;
-    e.info.gpu_type = -1;
-    if (!j.gpu_type.empty()) {
-      auto it = std::find(spec.gpu_types.begin(), spec.gpu_types.end(), j.gpu_type);
-      if (it != spec.gpu_types.end()) e.info.gpu_type = static_cast<int>(it - spec.gpu_types.begin());
-    }
     e.info.submit = j.submit_time / rc.load_factor;
     e.info.estimate = est.value[i];
     e.duration = j.duration;
     r.job_vc[i] = e.info.vc;
     r.job_gpus[i] = j.num_gpus;
     r.submit[i] = e.info.submit;
-    mix[{j.num_gpus, e.info.gpu_milli}] += 1;
     fractional = fractional || e.info.gpu_milli < 1000;
   }
-  std::vector<sched::DemandClass> workload;
-  for (const auto& [k, w] : mix) workload.push_back(sched::DemandClass{k.first, k.second, w});
-  std::stable_sort(workload.begin(), workload.end(), [](const auto& a, const auto& b) { return a.weight > b.weight; });
-  if (workload.size() > 32) workload.resize(32);
+  std::vector<sched::DemandClass> workload = demand_mix(all);
 
   EngineOptions eopt;
   eopt.policy = rc.policy;
@@ -103,6 +122,10 @@ SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o,
   eopt.slowdown = o.slowdown;
   eopt.slowdown_per_extra_node = o.slowdown_per_extra_node;
   eopt.slowdown_per_extra_rack = o.slowdown_per_extra_rack;
+  eopt.congestion_per_job = o.congestion_per_job;
+  RetryOptions retry = o.retry();  // failed jobs and retries (sim.retry.*)
+  retry.policy = rc.retry_policy;
+  apply_failure_model(jobs, retry, o.hints_file, all, eopt);
   eopt.borrowing = spec.borrowing;
   eopt.fgd_samples = fractional;
   eopt.has_sample_origin = n > 0;

@@ -19,7 +19,8 @@ struct RunConfig {
   std::string policy, placer, estimator;
   double load_factor = 1;
   double cluster_scale = 1;
-  std::string label() const;  // "sjf/consolidate/oracle" (+ load/scale when not 1)
+  std::string retry_policy = "none";  // sim.retry.policy (swept by compare.retry_policies)
+  std::string label() const;  // "sjf/consolidate/oracle" (+ load/scale when not 1, retry when not none)
 };
 
 struct SimulationResult {
@@ -40,6 +41,12 @@ struct SimulationResult {
 };
 
 RunConfig base_config(const SimOptions& o);
+// A job's demand as the placers see it: GPUs, share per GPU (clamped to 1..1000), CPU, memory and
+// the index of its GPU model in `spec` (-1 = any, also for a model the cluster does not have).
+sched::JobInfo demand_of(const JobSpec& j, const ClusterSpec& spec);
+// The trace's demand mix for fragmentation-aware placement: classes of (GPUs, share per GPU, CPU,
+// GPU type) weighted by their job counts, the `max_classes` most frequent (FGD's typical pods).
+std::vector<sched::DemandClass> demand_mix(const std::vector<EngineJob>& jobs, size_t max_classes = 32);
 SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed);
 
 // ---- metrics ----

@@ -125,6 +125,53 @@ TEST_CASE("placement: fgd packs fractional jobs onto partly used GPUs") {
   CHECK(task_fragmentation(free0, 2, DemandClass{1, 500, 1}) == doctest::Approx(0));
 }
 
+TEST_CASE("placement: fgd's fragmentation counts a node short of CPU, memory or GPU model as stranding its GPUs") {
+  int free[2] = {500, 1000};
+  NodeFree n;
+  n.free = free;
+  n.gpus = 2;
+  n.gpu_type = 0;
+  n.cpu = 4000;
+  n.memory = 8192;
+  DemandClass small{1, 500, 1};
+  small.cpu_milli = 2000;
+  CHECK(task_fragmentation(n, small) == doctest::Approx(0));       // fits, every GPU usable
+  small.cpu_milli = 6000;
+  CHECK(task_fragmentation(n, small) == doctest::Approx(1500));    // lacks CPU: all free share
+  small.cpu_milli = 0;
+  small.memory_mib = 9000;
+  CHECK(task_fragmentation(n, small) == doctest::Approx(1500));    // lacks memory
+  small.memory_mib = 0;
+  small.gpu_type = 1;
+  CHECK(task_fragmentation(n, small) == doctest::Approx(1500));    // wrong GPU model
+  DemandClass cpu_only{0, 1000, 1};
+  cpu_only.cpu_milli = 4000;
+  CHECK(task_fragmentation(n, cpu_only) == doctest::Approx(0));    // fits: strands nothing
+  cpu_only.cpu_milli = 4001;
+  CHECK(task_fragmentation(n, cpu_only) == doctest::Approx(1500));
+  // Unconstrained nodes (cpu/memory -1) behave as before.
+  CHECK(task_fragmentation(free, 2, DemandClass{1, 1000, 1}) == doctest::Approx(500));
+}
+
+TEST_CASE("placement: fgd puts a CPU-only task where it strands no GPU, best fit does not look") {
+  std::vector<NodeSpec> ns(2);
+  ns[0] = NodeSpec{"gpu", 0, 0, 1, 0, 4000, 0};
+  ns[1] = NodeSpec{"cpu", 0, 0, 0, 0, 4000, 0};
+  ClusterState c(ns, {"v100"});
+  JobInfo cpu_only = job(1, 0);
+  cpu_only.cpu_milli = 4000;
+  PlacerParams p;
+  DemandClass gpu_task{1, 1000, 1};
+  gpu_task.cpu_milli = 2000;
+  DemandClass cpu_task{0, 1000, 1};
+  cpu_task.cpu_milli = 4000;
+  p.workload = {gpu_task, cpu_task};
+  Allocation a;
+  REQUIRE(placer_registry().create("fgd", p)->place(cpu_only, c, a));
+  CHECK(a[0].node == 1);
+  CHECK(nodes_of(place("consolidate", cpu_only, c)) == std::vector<int>{0});  // tie on free CPU: lowest index
+}
+
 TEST_CASE("placement: tetris aligns the demand vector with free capacity") {
   std::vector<NodeSpec> ns(2);
   ns[0] = NodeSpec{"cpu-busy", 0, 0, 8, 0, 64000, 0};

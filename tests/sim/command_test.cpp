@@ -36,6 +36,23 @@ TEST_CASE("simulate command: compare output does not depend on the thread count"
   CHECK(a.find("las,random") != std::string::npos);
 }
 
+TEST_CASE("simulate command: fill mode writes its curve and table, the same on any thread count") {
+  TempDir t("simfill");
+  const std::string args = " --set tracegen.jobs=300 --set 'sim.compare.placers=[consolidate,fgd,random]' --set fill.order=shuffle"
+                           " --set fill.repeats=2 --set fill.max_arrived_pct=120 --set fill.step_pct=10";
+  for (const char* th : {"1", "3"}) {
+    auto r = run_mlsys(quiet(std::string("simulate fill") + args + " --set run.threads=" + th + " --set run.out_dir=" + (t / th).string()));
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  }
+  for (const char* f : {"fill.csv", "fill.txt", "unallocated.svg", "fill_fragmentation.svg"})
+    CHECK_MESSAGE(read_text(t / "1" / f) == read_text(t / "3" / f), f);
+  auto csv = read_text(t / "1" / "fill.csv");
+  CHECK(csv.find("placer,arrived_pct,allocated_pct,unallocated_gpus,unallocated_pct,failed_pods,failed_gpus,frag_gpus") == 0);
+  CHECK(csv.find("\nfgd,120,") != std::string::npos);
+  CHECK(read_text(t / "1" / "fill.txt").find("unalloc%@100") != std::string::npos);
+  CHECK(read_text(t / "1" / "summary.json").find("\"first_failure_pct\"") != std::string::npos);
+}
+
 TEST_CASE("simulate command: hints estimator counts jobs missing from the file") {
   TempDir t("simhints");
   // The native trace written by the generator names jobs by id; hint only two of them.

@@ -3,9 +3,11 @@
 
 #include "core/util/error.hpp"
 #include "sim/engine/engine.hpp"
+#include "tests/sim/engine/engine_test_util.hpp"
 
 using namespace mlsys;
 using namespace mlsys::sim;
+using mlsys::test::nodes;
 
 namespace {
 
@@ -15,16 +17,6 @@ struct J {
   double duration;
   int vc = 0;
 };
-
-sched::ClusterState nodes(int n, int gpus, int per_rack = 8) {
-  std::vector<sched::NodeSpec> ns(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    ns[i].name = "n" + std::to_string(i);
-    ns[i].gpus = gpus;
-    ns[i].rack = i / per_rack;
-  }
-  return sched::ClusterState(ns, {"v100"});
-}
 
 std::vector<EngineJob> make(const std::vector<J>& js) {
   std::vector<EngineJob> out;
@@ -190,4 +182,47 @@ TEST_CASE("engine: time series samples utilization, queue and stranded GPUs") {
   CHECK(r.samples[0].frag_gpus == 1);
   CHECK(r.samples[2].util == doctest::Approx(0.5));  // 20-30: B alone
   CHECK(r.gpu_seconds == doctest::Approx(3 * 20 + 2 * 10));
+}
+
+TEST_CASE("policy golden: easy reserves by GPU count, easy_nodes by whole free GPUs per node") {
+  // 2 nodes x 4 GPUs. At 0 A, B, C, D (2 GPUs each) start: best fit puts A, B on n0 and C, D on
+  // n1; ends A 10 (n0), C 20 (n1), B 30 (n0), D 40 (n1). H (4 GPUs, one node) arrives at 1, J
+  // (2 GPUs, 15 s) at 2.
+  const std::vector<J> js = {{0, 2, 10}, {0, 2, 30}, {0, 2, 20}, {0, 2, 40}, {1, 4, 5}, {2, 2, 15}};
+  // easy: H's shadow is 20 (A and C free 4 GPUs, 2 per node). At 10 J would end at 25 > 20 with
+  // no GPU to spare: not backfilled. At 20 the shadow moves to 30 (B ends: 6 free, 2 spare); J
+  // (ends 35) takes the 2 spare GPUs on n0 (best fit, lowest index), so at 30 n0 still holds J:
+  // H waits until J ends at 35.
+  auto c = run("easy", js, nodes(2, 4));
+  CHECK(c.jobs[5].first_start == 20);
+  CHECK(c.jobs[4].first_start == 35);
+  // easy_nodes: H fits only when a node has 4 free GPUs: B's end at 30 frees n0. At 10 J ends at
+  // 25 <= 30: backfilled on n0's 2 free GPUs; H starts at 30 as reserved.
+  auto n = run("easy_nodes", js, nodes(2, 4));
+  CHECK(n.jobs[5].first_start == 10);
+  CHECK(n.jobs[5].end == 25);
+  CHECK(n.jobs[4].first_start == 30);
+  for (size_t i = 0; i < 4; ++i) CHECK(n.jobs[i].end == c.jobs[i].end);
+}
+
+TEST_CASE("policy golden: easy_nodes falls back to the count when no node set can hold the head") {
+  // Nodes of 4, 2 and 2 GPUs, first-fit placer (spreads large jobs). A (4 GPUs, 10 s) on n0, B
+  // (2 GPUs, 20 s) on n1; H (8 GPUs) arrives at 1, J (2 GPUs, 30 s) at 2. Two whole free 4-GPU
+  // nodes never exist, so the node rule never holds: the shadow is the count's, 20 (B's end), and
+  // J (ends 32 > 20, nothing to spare) is not backfilled: H starts at 20, J after it at 25.
+  std::vector<sched::NodeSpec> ns(3);
+  ns[0].gpus = 4;
+  ns[1].gpus = 2;
+  ns[2].gpus = 2;
+  auto jobs = make({{0, 4, 10}, {0, 2, 20}, {1, 8, 5}, {2, 2, 30}});
+  for (const char* p : {"easy", "easy_nodes"}) {
+    CAPTURE(p);
+    EngineOptions o;
+    o.policy = p;
+    o.placer = "first_fit";
+    o.sample_interval = 0;
+    auto r = run_engine(sched::ClusterState(ns, {"v100"}), jobs, {-1}, o);
+    CHECK(r.jobs[2].first_start == 20);
+    CHECK(r.jobs[3].first_start == 25);
+  }
 }

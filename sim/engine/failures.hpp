@@ -1,0 +1,45 @@
+#pragma once
+// The failure model of a simulation (`sim.retry.*`): which jobs fail (their trace state), what a
+// retry runs into (the cause: a `causes_file`, else `default_cause`), how long a successful retry
+// runs, and what the scheduler does after a failed attempt: nothing (`none`: the job ends at its
+// trace time, as the trace says), resubmit every failure (`all`), or act on SchedMate's
+// `failure_action` column of `sim.hints_file` (`hints`).
+#include <string>
+#include <vector>
+
+#include "sim/engine/engine.hpp"
+#include "sim/model/job.hpp"
+
+namespace mlsys::sim {
+
+struct RetryOptions {
+  std::string policy = "none";             // none | all | hints
+  int max_retries = 3;                     // retries per job (policy all/hints)
+  double delay_s = 0;                      // resubmission delay after a failed attempt
+  bool killed = false;                     // killed jobs fail (and may be retried) like failed ones
+  std::string causes_file;                 // CSV job_id,cause[,duration_s]
+  std::string default_cause = "transient"; // cause of failed jobs missing from causes_file
+  double success_factor = 1;               // successful retry: factor x trace duration (no duration_s)
+};
+
+FailureCause parse_failure_cause(const std::string& name);  // throws ConfigError listing the names
+RetryAction parse_retry_action(const std::string& action);  // SchedMate's names; "" = resubmit
+std::vector<std::string> failure_cause_names();
+
+// What failures cost in one run (from the per-job records).
+struct FailureMetrics {
+  int64_t failed_jobs = 0;        // jobs with at least one failed attempt
+  int64_t failed_attempts = 0, retries = 0;
+  int64_t recovered = 0;          // failed, then a retry succeeded
+  int64_t abandoned = 0;          // ended failed: no retry, do_not_retry, or retries exhausted
+  int64_t not_retried = 0;        // ... of which by do_not_retry
+  int64_t retries_exhausted = 0;  // ... of which after max_retries
+  double wasted_gpu_hours = 0;    // GPU-time held by failed attempts
+};
+FailureMetrics failure_metrics(const std::vector<JobRecord>& jobs);
+
+// Fills every job's EngineJob::failure and the engine's retry options. `all` is parallel to `jobs`.
+void apply_failure_model(const std::vector<JobSpec>& jobs, const RetryOptions& o, const std::string& hints_file,
+                         std::vector<EngineJob>& all, EngineOptions& eopt);
+
+}  // namespace mlsys::sim
