@@ -11,6 +11,9 @@ const config::Section<CooptOptions>& coopt_section() {
     s.field("data.source", &CooptOptions::data_source, "auto (IDX folder when present, else synthetic), idx or synthetic")
         .choices({"auto", "idx", "synthetic"});
     s.field("data.dir", &CooptOptions::data_dir, "IDX dataset folder (train-/t10k- images and labels, gzipped or not)");
+    s.field("data.cache_dir", &CooptOptions::data_cache_dir,
+            "Folder for uncompressed copies of gzipped IDX image files, made once on first use, so each rank reads "
+            "only its rows (\"\": read the .gz, inflating it up to the last row needed)");
     s.field("data.synthetic_train", &CooptOptions::synthetic_train, "Synthetic train images").range(10, 1e7);
     s.field("data.synthetic_test", &CooptOptions::synthetic_test, "Synthetic test images").range(10, 1e7);
     s.field("data.digits_csv", &CooptOptions::digits_csv,
@@ -25,6 +28,12 @@ const config::Section<CooptOptions>& coopt_section() {
     s.field("align.fraction", &CooptOptions::align_fraction, "Size of the shared alignment set S as a fraction of D").range(0.001, 0.5);
     s.field("align.dim", &CooptOptions::common_dim, "Common target dimension n of the random projections").range(2, 4096);
     s.field("align.ridge", &CooptOptions::ridge, "Ridge strength of the alignment fit, relative to mean(diag(A^T A))").range(0, 1e6);
+    s.field("align.intercept", &CooptOptions::align_intercept,
+            "Fit the alignment with an intercept, y = a T + c on S-centered embeddings (false: y = a T as published)");
+    s.field("align.weighting", &CooptOptions::weighting,
+            "Student loss weight of each participant's rows: loo_r2 (the alignment's leave-one-out R^2 on S, "
+            "clamped to [0, 1]; 1 for the reference) or none")
+        .choices({"loo_r2", "none"});
     s.field("align.t", &CooptOptions::uniformity_t, "Temperature t of the uniformity score").range(0.01, 100);
     s.field("align.center", &CooptOptions::center_uniformity,
             "Center each prior's embeddings on S before the uniformity score (false: the published raw score)");

@@ -17,6 +17,7 @@ struct CooptOptions {
   std::string data_dir = "/usr/share/datasets/fashion-mnist";
   int64_t synthetic_train = 6000;
   int64_t synthetic_test = 1000;
+  std::string data_cache_dir;  // "" = read gzipped IDX files directly
   std::string digits_csv;  // "" -> $MLSYS_DATA_DIR/images/sklearn_digits/digits.csv.gz
   int64_t pool_begin = 4000;
   int64_t pool_size = 2000;
@@ -28,6 +29,8 @@ struct CooptOptions {
   double align_fraction = 0.025;
   int64_t common_dim = 64;
   double ridge = 0.01;
+  bool align_intercept = false;
+  std::string weighting = "loo_r2";
   double uniformity_t = 2.0;
   bool center_uniformity = false;
   std::string reference;

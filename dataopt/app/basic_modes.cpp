@@ -19,8 +19,8 @@ void report_participants(RunContext& ctx, const ParticipantReport& rep, const Pl
   ctx.say(fmt::format("participant phase: {} participants, |S| = {}, reference '{}' (best uniformity), {:.2f}s",
                       rep.names.size(), rep.alignment_rows, rep.names[static_cast<size_t>(rep.reference)], rep.seconds));
   for (size_t k = 0; k < rep.names.size(); ++k)
-    ctx.say(fmt::format("  {:<10} uniformity {:7.3f}  alignment mse on S {:.4f} -> {:.4f}", rep.names[k], rep.uniformity[k],
-                        rep.mse_before[k], rep.mse_after[k]));
+    ctx.say(fmt::format("  {:<10} uniformity {:7.3f}  alignment mse on S {:.4f} -> {:.4f}, leave-one-out R^2 {:.3f}, weight {:.3f}",
+                        rep.names[k], rep.uniformity[k], rep.mse_before[k], rep.mse_after[k], rep.loo_r2[k], rep.weight[k]));
   ctx.say("optimized dataset: " + plan.dataset_dir.string());
 }
 
@@ -35,6 +35,7 @@ void train_and_probe(RunContext& ctx, const Setup& s, const OptimizedDataset& od
   r.init_seed = mix_seed(ctx.seed(), 0x1417);
   const Matrix y = standardized(od.targets);
   r.targets = &y;
+  r.weights = &od.weight;
   ProbeData pd = probe_data(s, od.images, ctx.seed());
   double secs = 0;
   const ProbePoint p = run_student(r, od.images, pd, &secs).back();

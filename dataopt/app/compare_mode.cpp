@@ -139,6 +139,8 @@ void compare_mode(RunContext& ctx) {
       r.init_seed = mix_seed(seed, 0x1417);
       r.objective = m == "random" ? StudentObjective::none : m == "ssl" ? StudentObjective::denoise : StudentObjective::targets;
       r.targets = m == "coopt_noalign" ? &y_unaligned : m == "central" ? &y_central : &y;
+      // The participants' weights come from the alignment, so only the aligned rows use them.
+      if (m == "coopt" || m == "coopt_cnn") r.weights = &od.weight;
       job.points = run_student(r, od.images, local, &job.seconds);
     }
     log::info("coopt: seed {} {:<14} epoch {} few {:.4f} all {:.4f} ({:.1f}s)", seed, m, job.points.front().epoch,

@@ -23,6 +23,7 @@ Setup make_setup(RunContext& ctx) {
   ds.dir = o.data_dir;
   ds.synthetic_train = o.synthetic_train;
   ds.synthetic_test = o.synthetic_test;
+  ds.cache_dir = o.data_cache_dir;
   ds.seed = 1;  // the synthetic dataset is fixed; run.seed varies the method, not the data
   s.data = std::make_unique<DataSource>(ds);
   if (o.pool_begin + o.pool_size > s.data->train_count())
@@ -42,6 +43,8 @@ Setup make_setup(RunContext& ctx) {
   p.align_fraction = o.align_fraction;
   p.common_dim = o.common_dim;
   p.ridge = o.ridge;
+  p.intercept = o.align_intercept;
+  p.weighting = o.weighting;
   p.uniformity_t = o.uniformity_t;
   p.center_uniformity = o.center_uniformity;
   p.reference = o.reference;

@@ -1,10 +1,13 @@
 #include "dataopt/data/idx.hpp"
 
+#include <fmt/format.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <mutex>
 
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
@@ -25,15 +28,19 @@ struct IdxHeader {
   size_t data_offset = 0;
 };
 
-uint32_t be32(const std::string& b, size_t at) {
-  auto u = [&](size_t i) { return static_cast<uint32_t>(static_cast<uint8_t>(b[at + i])); };
+uint32_t be32(const char* p) {
+  auto u = [&](size_t i) { return static_cast<uint32_t>(static_cast<uint8_t>(p[i])); };
   return (u(0) << 24) | (u(1) << 16) | (u(2) << 8) | u(3);
 }
+uint32_t be32(const std::string& b, size_t at) { return be32(b.data() + at); }
 
-IdxHeader parse_header(const std::string& b, const fs::path& path) {
+// `head` holds the file's first bytes (at least the whole header when the file has one);
+// `total` is the file's (uncompressed) size in bytes.
+IdxHeader parse_header(const std::string& head, uint64_t total, const fs::path& path) {
+  const std::string& b = head;
   if (b.size() < 4 || b[0] != 0 || b[1] != 0)
     throw InputError(path.string() + ": not an IDX file (the first two bytes must be zero; got a " +
-                     std::to_string(b.size()) + "-byte file)");
+                     std::to_string(total) + "-byte file)");
   IdxHeader h;
   h.type = static_cast<uint8_t>(b[2]);
   const int nd = static_cast<uint8_t>(b[3]);
@@ -49,11 +56,88 @@ IdxHeader parse_header(const std::string& b, const fs::path& path) {
   if (elem == 0)
     throw InputError(path.string() + ": IDX element type 0x" + std::to_string(h.type) +
                      " is not supported (use unsigned byte 0x08 or float32 0x0D)");
-  if (b.size() - h.data_offset != count * elem)
+  if (total < h.data_offset || total - h.data_offset != count * elem)
     throw InputError(path.string() + ": IDX header promises " + std::to_string(count * elem) + " data bytes but the file has " +
-                     std::to_string(b.size() - h.data_offset) + " (truncated or mismatched file)");
+                     std::to_string(total < h.data_offset ? 0 : total - h.data_offset) + " (truncated or mismatched file)");
   return h;
 }
+
+IdxHeader parse_header(const std::string& b, const fs::path& path) { return parse_header(b, b.size(), path); }
+
+// Reads an IDX file piecewise: the header, then only the byte ranges asked for, in increasing
+// order. gzread passes plain files through and gzseek on them is a real seek, so a plain file costs
+// O(bytes read); a gzipped one is inflated from its start up to the last byte asked for and no
+// further (never held whole in memory). The size check uses the file size, or for gzip the
+// uncompressed size stored in its last four bytes (ISIZE, modulo 2^32).
+class IdxReader {
+ public:
+  explicit IdxReader(const fs::path& path) : path_(path) {
+    if (!fs::is_regular_file(path)) throw InputError("file not found: " + path.string() + " (check the path in the config)");
+    f_ = gzopen(path.c_str(), "rb");
+    if (!f_) throw InputError("cannot open " + path.string());
+    gzbuffer(f_, 1 << 18);
+    // The magic, then exactly the dimensions it announces, so the data starts at the read position.
+    std::string head(4, '\0');
+    head.resize(static_cast<size_t>(std::max(0, gzread(f_, head.data(), 4))));
+    const size_t nd = head.size() == 4 ? static_cast<uint8_t>(head[3]) : 0;
+    if (head.size() == 4 && head[0] == 0 && head[1] == 0 && nd >= 1 && nd <= 4) {
+      head.resize(4 + 4 * nd);
+      head.resize(4 + static_cast<size_t>(std::max(0, gzread(f_, head.data() + 4, static_cast<unsigned>(4 * nd)))));
+    }
+    pos_ = head.size();
+    header_ = parse_header(head, stored_size(head), path);
+  }
+  ~IdxReader() { gzclose(f_); }
+  IdxReader(const IdxReader&) = delete;
+  IdxReader& operator=(const IdxReader&) = delete;
+
+  const IdxHeader& header() const { return header_; }
+
+  // `n` bytes at data byte `at` (counted from the first element); `at` never decreases.
+  void read(uint64_t at, char* dst, size_t n) {
+    const uint64_t offset = header_.data_offset + at;
+    if (offset != pos_ && gzseek(f_, static_cast<z_off_t>(offset), SEEK_SET) < 0) fail();
+    pos_ = offset;
+    while (n > 0) {
+      const unsigned chunk = static_cast<unsigned>(std::min<size_t>(n, 1u << 30));
+      const int got = gzread(f_, dst, chunk);
+      if (got <= 0) fail();
+      dst += got, n -= static_cast<size_t>(got), pos_ += static_cast<uint64_t>(got);
+    }
+  }
+
+ private:
+  // The (uncompressed) file size; `head` is the first bytes, for gzip's 32-bit ISIZE.
+  uint64_t stored_size(const std::string& head) {
+    const uint64_t bytes = fs::file_size(path_);
+    if (gzdirect(f_)) return bytes;
+    std::ifstream in(path_, std::ios::binary);
+    char tail[4] = {0, 0, 0, 0};
+    if (bytes >= 4) in.seekg(static_cast<std::streamoff>(bytes - 4)).read(tail, 4);
+    uint64_t isize = 0;
+    for (int i = 3; i >= 0; --i) isize = isize << 8 | static_cast<uint8_t>(tail[i]);
+    // ISIZE is the size modulo 2^32: take the size the header promises when it agrees with it.
+    if (head.size() < 4 || head[0] != 0 || head[1] != 0) return isize;
+    const int nd = static_cast<uint8_t>(head[3]);
+    if (nd < 1 || nd > 4 || head.size() < 4 + 4 * static_cast<size_t>(nd)) return isize;
+    uint64_t promised = static_cast<uint8_t>(head[2]) == kFloat ? 4 : 1;
+    for (int i = 0; i < nd; ++i) promised *= be32(head.data() + 4 + 4 * i);
+    promised += 4 + 4 * static_cast<uint64_t>(nd);
+    return (promised & 0xffffffffu) == isize ? promised : isize;
+  }
+  [[noreturn]] void fail() {
+    int err = Z_OK;
+    const char* msg = gzerror(f_, &err);
+    throw InputError(path_.string() + ": cannot read the IDX data (" +
+                     (err != Z_OK && err != Z_BUF_ERROR ? std::string(msg) : std::string("unexpected end of file")) +
+                     "; truncated or corrupt file?)");
+  }
+
+  fs::path path_;
+  gzFile f_ = nullptr;
+  uint64_t pos_ = 0;
+  IdxHeader header_;
+};
 
 void write_bytes(const fs::path& path, const std::string& data) {
   if (path.extension() == ".gz") {
@@ -92,41 +176,63 @@ void check_range(int64_t& begin, int64_t& end, int64_t count, const fs::path& pa
 
 }  // namespace
 
-static ImageSet read_images(const fs::path& path, int64_t begin, int64_t end, int64_t* total);
+namespace {
 
-ImageSet read_idx_images(const fs::path& path, int64_t begin, int64_t end) { return read_images(path, begin, end, nullptr); }
-
-static ImageSet read_images(const fs::path& path, int64_t begin, int64_t end, int64_t* total) {
-  const std::string b = read_bytes(path);
-  IdxHeader h = parse_header(b, path);
-  if (h.dims.size() != 3)
-    throw InputError(path.string() + ": expected an image file (idx3: count, rows, cols) but it has " +
-                     std::to_string(h.dims.size()) + " dimension(s); is this a labels file?");
-  if (total) *total = h.dims[0];
-  if (total && end > static_cast<int64_t>(h.dims[0])) end = h.dims[0];  // the caller reports the mismatch
-  check_range(begin, end, h.dims[0], path);
+// The images at `rows` (sorted, distinct, in range: checked by the callers) of an open file.
+ImageSet read_image_rows(IdxReader& in, const fs::path& path, const std::vector<int64_t>& rows) {
+  const IdxHeader& h = in.header();
   ImageSet s;
-  s.n = end - begin;
+  s.n = static_cast<int64_t>(rows.size());
   s.height = static_cast<int>(h.dims[1]);
   s.width = static_cast<int>(h.dims[2]);
   s.source = path.string();
-  s.pixels.resize(static_cast<size_t>(s.n * s.dim()));
+  const auto dim = static_cast<size_t>(s.dim());
   const size_t elem = h.type == kUbyte ? 1 : 4;
-  h.data_offset += static_cast<size_t>(begin * s.dim()) * elem;
-  const char* p = b.data() + h.data_offset;
-  if (h.type == kUbyte) {
-    for (size_t i = 0; i < s.pixels.size(); ++i) s.pixels[i] = static_cast<float>(static_cast<uint8_t>(p[i])) / 255.0f;
-  } else {
-    for (size_t i = 0; i < s.pixels.size(); ++i) {
-      uint32_t u = be32(b, h.data_offset + 4 * i);
-      float f;
-      std::memcpy(&f, &u, 4);
-      if (!std::isfinite(f)) throw InputError(path.string() + ": non-finite pixel at element " + std::to_string(i));
-      s.pixels[i] = f;
+  s.pixels.resize(static_cast<size_t>(s.n) * dim);
+  std::vector<char> raw;
+  for (size_t i = 0; i < rows.size();) {
+    size_t j = i + 1;  // a run of consecutive rows is one read
+    while (j < rows.size() && rows[j] == rows[j - 1] + 1) ++j;
+    raw.resize((j - i) * dim * elem);
+    in.read(static_cast<uint64_t>(rows[i]) * dim * elem, raw.data(), raw.size());
+    float* out = s.pixels.data() + i * dim;
+    if (h.type == kUbyte) {
+      for (size_t e = 0; e < raw.size(); ++e) out[e] = static_cast<float>(static_cast<uint8_t>(raw[e])) / 255.0f;
+    } else {
+      for (size_t e = 0; e < raw.size() / 4; ++e) {
+        const uint32_t u = be32(raw.data() + 4 * e);
+        float f;
+        std::memcpy(&f, &u, 4);
+        if (!std::isfinite(f))
+          throw InputError(path.string() + ": non-finite pixel at element " + std::to_string((static_cast<size_t>(rows[i]) * dim) + e));
+        out[e] = f;
+      }
     }
+    i = j;
   }
   s.validate();
   return s;
+}
+
+void require_images(const IdxHeader& h, const fs::path& path) {
+  if (h.dims.size() != 3)
+    throw InputError(path.string() + ": expected an image file (idx3: count, rows, cols) but it has " +
+                     std::to_string(h.dims.size()) + " dimension(s); is this a labels file?");
+}
+
+std::vector<int64_t> iota_rows(int64_t begin, int64_t end) {
+  std::vector<int64_t> r(static_cast<size_t>(std::max<int64_t>(0, end - begin)));
+  for (size_t i = 0; i < r.size(); ++i) r[i] = begin + static_cast<int64_t>(i);
+  return r;
+}
+
+}  // namespace
+
+ImageSet read_idx_images(const fs::path& path, int64_t begin, int64_t end) {
+  IdxReader in(path);
+  require_images(in.header(), path);
+  check_range(begin, end, in.header().dims[0], path);
+  return read_image_rows(in, path, iota_rows(begin, end));
 }
 
 std::vector<int32_t> read_idx_labels(const fs::path& path, int64_t begin, int64_t end) {
@@ -141,17 +247,49 @@ std::vector<int32_t> read_idx_labels(const fs::path& path, int64_t begin, int64_
   return out;
 }
 
-ImageSet read_idx_pair(const fs::path& images, const fs::path& labels, int64_t begin, int64_t end) {
-  const std::vector<int32_t> all = read_idx_labels(labels);
-  int64_t total = 0;
-  ImageSet s = read_images(images, std::min<int64_t>(begin, static_cast<int64_t>(all.size())), end, &total);
+namespace {
+
+// The labels of an open images file, checked to pair up with it.
+std::vector<int32_t> paired_labels(const IdxReader& in, const fs::path& images, const fs::path& labels) {
+  std::vector<int32_t> all = read_idx_labels(labels);
+  require_images(in.header(), images);
+  const int64_t total = in.header().dims[0];
   if (total != static_cast<int64_t>(all.size()))
     throw InputError("mismatched IDX pair: " + images.string() + " has " + std::to_string(total) + " images but " +
                      labels.string() + " has " + std::to_string(all.size()) + " labels");
+  return all;
+}
+
+}  // namespace
+
+ImageSet read_idx_pair(const fs::path& images, const fs::path& labels, int64_t begin, int64_t end) {
+  IdxReader in(images);
+  const std::vector<int32_t> all = paired_labels(in, images, labels);
+  const auto total = static_cast<int64_t>(all.size());
   check_range(begin, end, total, images);
-  std::vector<int32_t> l(all.begin() + begin, all.begin() + end);
-  s.set_labels(std::move(l));
+  ImageSet s = read_image_rows(in, images, iota_rows(begin, end));
+  s.set_labels(std::vector<int32_t>(all.begin() + begin, all.begin() + end));
   return s;
+}
+
+ImageSet read_idx_pair_rows(const fs::path& images, const fs::path& labels, const std::vector<int64_t>& rows) {
+  IdxReader in(images);
+  const std::vector<int32_t> all = paired_labels(in, images, labels);
+  const auto total = static_cast<int64_t>(all.size());
+  std::vector<int64_t> sorted = rows;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  if (!sorted.empty() && (sorted.front() < 0 || sorted.back() >= total))
+    throw InputError(images.string() + ": row " + std::to_string(sorted.front() < 0 ? sorted.front() : sorted.back()) +
+                     " requested but the file holds " + std::to_string(total) + " (shrink the pool or row ranges)");
+  ImageSet s = read_image_rows(in, images, sorted);
+  std::vector<int32_t> l;
+  for (int64_t r : sorted) l.push_back(all[static_cast<size_t>(r)]);
+  s.set_labels(std::move(l));
+  if (sorted == rows) return s;
+  std::vector<int64_t> at;  // position of each requested row in `sorted`
+  for (int64_t r : rows) at.push_back(std::lower_bound(sorted.begin(), sorted.end(), r) - sorted.begin());
+  return s.subset(at);
 }
 
 fs::path find_idx_file(const fs::path& dir, const std::string& split, const std::string& kind) {
@@ -171,8 +309,37 @@ fs::path find_idx_file(const fs::path& dir, const std::string& split, const std:
                    std::to_string(tried.size() - 1) + " variants, e.g. " + tried.back() + ")");
 }
 
-ImageSet read_idx_split(const fs::path& dir, const std::string& split, int64_t begin, int64_t end) {
-  ImageSet s = read_idx_pair(find_idx_file(dir, split, "images"), find_idx_file(dir, split, "labels"), begin, end);
+fs::path uncompressed_copy(const fs::path& file, const fs::path& cache_dir) {
+  if (cache_dir.empty()) return file;
+  {
+    std::ifstream in(file, std::ios::binary);
+    char magic[2] = {0, 0};
+    if (!in.read(magic, 2) || static_cast<uint8_t>(magic[0]) != 0x1f || static_cast<uint8_t>(magic[1]) != 0x8b) return file;
+  }
+  // Named after the source's full path, size and time stamp, so a changed source makes a new copy.
+  const fs::path src = fs::absolute(file);
+  const std::string stamp = src.string() + "|" + std::to_string(fs::file_size(src)) + "|" +
+                            std::to_string(fs::last_write_time(src).time_since_epoch().count());
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (char c : stamp) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
+  const fs::path copy = cache_dir / (fmt::format("{:016x}-", h) + src.stem().string());
+  static std::mutex mu;  // inproc ranks share the process id that names write_file_atomic's temp file
+  std::lock_guard<std::mutex> lock(mu);
+  if (!fs::is_regular_file(copy)) write_file_atomic(copy, read_bytes(file));
+  return copy;
+}
+
+ImageSet read_idx_split(const fs::path& dir, const std::string& split, int64_t begin, int64_t end, const fs::path& cache_dir) {
+  ImageSet s = read_idx_pair(uncompressed_copy(find_idx_file(dir, split, "images"), cache_dir),
+                             find_idx_file(dir, split, "labels"), begin, end);
+  s.source = (dir / split).string();
+  return s;
+}
+
+ImageSet read_idx_split_rows(const fs::path& dir, const std::string& split, const std::vector<int64_t>& rows,
+                             const fs::path& cache_dir) {
+  ImageSet s = read_idx_pair_rows(uncompressed_copy(find_idx_file(dir, split, "images"), cache_dir),
+                                  find_idx_file(dir, split, "labels"), rows);
   s.source = (dir / split).string();
   return s;
 }

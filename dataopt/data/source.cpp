@@ -36,7 +36,7 @@ std::string DataSource::describe() const {
 }
 
 ImageSet DataSource::train_rows(int64_t begin, int64_t end) const {
-  if (!synthetic_) return read_idx_split(spec_.dir, "train", begin, end);
+  if (!synthetic_) return read_idx_split(spec_.dir, "train", begin, end, spec_.cache_dir);
   if (begin < 0 || end > spec_.synthetic_train || begin > end)
     throw InputError("synthetic train rows [" + std::to_string(begin) + ", " + std::to_string(end) + ") out of range (" +
                      std::to_string(spec_.synthetic_train) + " rows; raise coopt.data.synthetic_train)");
@@ -48,6 +48,7 @@ ImageSet DataSource::train_rows(int64_t begin, int64_t end) const {
 
 ImageSet DataSource::train_select(const std::vector<int64_t>& rows) const {
   if (rows.empty()) return train_rows(0, 0);
+  if (!synthetic_) return read_idx_split_rows(spec_.dir, "train", rows, spec_.cache_dir);
   const auto [lo, hi] = std::minmax_element(rows.begin(), rows.end());
   ImageSet block = train_rows(*lo, *hi + 1);
   std::vector<int64_t> local;
@@ -56,7 +57,7 @@ ImageSet DataSource::train_select(const std::vector<int64_t>& rows) const {
 }
 
 ImageSet DataSource::test(int64_t limit) const {
-  if (!synthetic_) return read_idx_split(spec_.dir, "test", 0, limit > 0 ? limit : -1);
+  if (!synthetic_) return read_idx_split(spec_.dir, "test", 0, limit > 0 ? limit : -1, spec_.cache_dir);
   const int64_t n = limit > 0 ? std::min(limit, spec_.synthetic_test) : spec_.synthetic_test;
   return make_synthetic({n, 10, 28, spec_.seed + 1000003, 7});
 }

@@ -15,6 +15,7 @@ struct DataSourceSpec {
   int64_t synthetic_train = 6000;
   int64_t synthetic_test = 1000;
   uint64_t seed = 1;
+  std::string cache_dir;  // uncompressed copies of gzipped IDX image files ("": read the .gz)
 };
 
 class DataSource {
@@ -25,7 +26,8 @@ class DataSource {
   int64_t train_count() const { return train_count_; }
   // Labeled rows [begin, end) of the train split; throws InputError when out of range.
   ImageSet train_rows(int64_t begin, int64_t end) const;
-  // Labeled train rows at the given indices (in that order); the file is read once.
+  // Labeled train rows at the given indices (in that order); one forward pass over the file that
+  // stops after the last row asked for.
   ImageSet train_select(const std::vector<int64_t>& rows) const;
   // The first `limit` test images (all when limit <= 0).
   ImageSet test(int64_t limit) const;

@@ -59,7 +59,7 @@ std::vector<ProbePoint> run_student(const StudentRun& run, const Matrix& train_i
   };
   if (run.objective == StudentObjective::targets) {
     net.add_head(run.targets->cols, run.init_seed + 7);
-    fit_student(net, train_images, *run.targets, fo, hook);
+    fit_student(net, train_images, *run.targets, fo, hook, run.weights);
   } else {
     net.add_head(train_images.cols, run.init_seed + 7);
     fit_denoiser(net, train_images, fo, hook);

@@ -31,6 +31,7 @@ struct StudentRun {
   Geometry geometry{1, 28, 28};
   StudentObjective objective = StudentObjective::targets;
   const Matrix* targets = nullptr;  // standardized; objective == targets
+  const std::vector<float>* weights = nullptr;  // per image loss weight (objective == targets), or none
   FitOptions fit;
   std::vector<int64_t> eval_epochs;
   uint64_t init_seed = 1;

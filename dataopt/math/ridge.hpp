@@ -9,4 +9,19 @@ namespace mlsys::dataopt {
 Matrix ridge_fit(const Matrix& a, const Matrix& b, double ridge);
 Matrix identity_matrix(int64_t n);
 
+// The alignment map with an optional intercept: y = a T + c. With `intercept`, T is the ridge fit
+// of the S-centered A onto the S-centered B and c = mean(B) - mean(A) T (embeddings of ReLU
+// networks have large means that a map through the origin has to spend its capacity on). The
+// fit also reports its leave-one-out R^2 on S, 1 - sum_i |b_i - b^(-i)_i|^2 / sum_i |b_i - mean(B)|^2
+// (b^(-i): the prediction of a map fitted without row i, from the closed form e_i / (1 - h_ii)):
+// how much of the reference's variation the participant predicts on images it was not fitted on.
+struct Alignment {
+  Matrix t;                   // n x n
+  std::vector<float> offset;  // n (zeros without intercept)
+  double loo_r2 = 1;
+  Matrix apply(const Matrix& a) const;
+};
+Alignment fit_alignment(const Matrix& a, const Matrix& b, double ridge, bool intercept);
+Alignment identity_alignment(int64_t n);
+
 }  // namespace mlsys::dataopt

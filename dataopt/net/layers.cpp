@@ -62,8 +62,11 @@ Matrix Relu::forward(const Matrix& x, bool train) {
 
 Matrix Relu::backward(const Matrix& g) {
   Matrix gx = g;
-  for (size_t i = 0; i < gx.v.size(); ++i)
-    if (y_.v[i] <= 0) gx.v[i] = 0;
+  // A select, not a branch: the branch on the sign of each activation mispredicted half the time
+  // and made this loop 15% of a CNN student's training.
+  float* __restrict out = gx.v.data();
+  const float* __restrict y = y_.v.data();
+  for (size_t i = 0; i < gx.v.size(); ++i) out[i] = y[i] <= 0 ? 0.0f : out[i];
   return gx;
 }
 
@@ -77,9 +80,11 @@ Conv3x3::Conv3x3(Geometry in, int out_channels, int stride, Rng& rng) : in_(in),
 }
 
 // Rows: (sample, out_y, out_x); columns: (in_channel, ky, kx).
-Matrix Conv3x3::im2col(const Matrix& x) const {
+void Conv3x3::im2col(const Matrix& x, Matrix& col) const {
   const int64_t hw = static_cast<int64_t>(out_geo_.h) * out_geo_.w;
-  Matrix col(x.rows * hw, static_cast<int64_t>(in_.c) * 9);
+  col.rows = x.rows * hw;
+  col.cols = static_cast<int64_t>(in_.c) * 9;
+  col.v.resize(static_cast<size_t>(col.rows * col.cols));  // every entry is written below
   for (int64_t s = 0; s < x.rows; ++s) {
     const float* img = x.row(s);
     for (int oy = 0; oy < out_geo_.h; ++oy)
@@ -95,12 +100,14 @@ Matrix Conv3x3::im2col(const Matrix& x) const {
           }
       }
   }
-  return col;
 }
 
 Matrix Conv3x3::forward(const Matrix& x, bool train) {
   if (x.cols != in_.size()) throw Error("Conv3x3 expects " + std::to_string(in_.size()) + " inputs per sample");
-  Matrix col = im2col(x);
+  // The column buffer is kept for backward and reused by the next forward (no fresh allocation
+  // per batch); an evaluation forward between training steps never precedes a backward.
+  Matrix& col = col_;
+  im2col(x, col);
   const int64_t hw = static_cast<int64_t>(out_geo_.h) * out_geo_.w, oc = out_geo_.c;
   Matrix out(col.rows, oc);
   sgemm(false, false, col.rows, oc, col.cols, col.v.data(), col.cols, w_.w.data(), oc, 0.0f, out.v.data(), oc);
@@ -108,7 +115,7 @@ Matrix Conv3x3::forward(const Matrix& x, bool train) {
   for (int64_t s = 0; s < x.rows; ++s)
     for (int64_t p = 0; p < hw; ++p)
       for (int64_t c = 0; c < oc; ++c) y.at(s, c * hw + p) = out.at(s * hw + p, c) + b_.w[static_cast<size_t>(c)];
-  if (train) col_ = std::move(col);
+  (void)train;
   return y;
 }
 
@@ -161,12 +168,12 @@ Matrix MaxPool2::forward(const Matrix& x, bool train) {
     for (int c = 0; c < in_.c; ++c)
       for (int oy = 0; oy < out_geo_.h; ++oy)
         for (int ox = 0; ox < out_geo_.w; ++ox) {
-          int best = (c * in_.h + 2 * oy) * in_.w + 2 * ox;
-          for (int dy = 0; dy < 2; ++dy)
-            for (int dx = 0; dx < 2; ++dx) {
-              const int at = (c * in_.h + 2 * oy + dy) * in_.w + 2 * ox + dx;
-              if (img[at] > img[best]) best = at;
-            }
+          // The first of the four largest wins (strictly greater replaces), written as selects.
+          const int a = (c * in_.h + 2 * oy) * in_.w + 2 * ox, b = a + 1, d = a + in_.w, e = d + 1;
+          int best = a;
+          best = img[b] > img[best] ? b : best;
+          best = img[d] > img[best] ? d : best;
+          best = img[e] > img[best] ? e : best;
           const int64_t o = (static_cast<int64_t>(c) * out_geo_.h + oy) * out_geo_.w + ox;
           out[o] = img[best];
           if (train) argmax_[static_cast<size_t>(s * out_geo_.size() + o)] = best;

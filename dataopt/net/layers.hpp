@@ -74,7 +74,7 @@ class Conv3x3 final : public Layer {
   Geometry out_geometry() const { return out_geo_; }
 
  private:
-  Matrix im2col(const Matrix& x) const;
+  void im2col(const Matrix& x, Matrix& col) const;
   Geometry in_, out_geo_;
   int stride_;
   Param w_, b_;  // w: (c*9) x out_channels

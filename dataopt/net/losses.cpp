@@ -39,7 +39,8 @@ double mean_squared_error(const Matrix& pred, const Matrix& target, Matrix& grad
   return loss * inv;
 }
 
-double cosine_loss(const Matrix& pred, const Matrix& target, Matrix& grad) {
+double cosine_loss(const Matrix& pred, const Matrix& target, Matrix& grad, const std::vector<float>* row_weight) {
+  if (row_weight && static_cast<int64_t>(row_weight->size()) != pred.rows) throw Error("cosine loss: one weight per row expected");
   if (pred.rows != target.rows || pred.cols != target.cols) throw Error("cosine loss: shapes differ");
   grad = Matrix(pred.rows, pred.cols);
   double loss = 0;
@@ -55,12 +56,13 @@ double cosine_loss(const Matrix& pred, const Matrix& target, Matrix& grad) {
     }
     const double np = std::sqrt(pp) + 1e-12, nt = std::sqrt(tt) + 1e-12;
     const double cos = pt / (np * nt);
-    loss += 1 - cos;
+    const double wi = row_weight ? (*row_weight)[static_cast<size_t>(i)] * inv : inv;
+    loss += (1 - cos) * wi;
     // d(-cos)/dp = -(t / (|p||t|) - cos * p / |p|^2)
     for (int64_t j = 0; j < pred.cols; ++j)
-      grad.at(i, j) = static_cast<float>(-(t[j] / (np * nt) - cos * p[j] / (np * np)) * inv);
+      grad.at(i, j) = static_cast<float>(-(t[j] / (np * nt) - cos * p[j] / (np * np)) * wi);
   }
-  return loss * inv;
+  return loss;
 }
 
 }  // namespace mlsys::dataopt

@@ -25,8 +25,9 @@ class Net {
   // Whole network (backbone + head when present).
   Matrix forward(const Matrix& x, bool train);
   void backward(const Matrix& grad_out);
-  // Backbone only, evaluation mode, processed in chunks of `batch` rows.
-  Matrix features(const Matrix& x, int64_t batch = 512);
+  // Backbone only, evaluation mode, processed in chunks of `batch` rows (small enough that each
+  // chunk's temporaries stay in cache and are recycled by the allocator, not mapped afresh).
+  Matrix features(const Matrix& x, int64_t batch = 128);
   std::vector<Param*> params();
   void zero_grad();
 

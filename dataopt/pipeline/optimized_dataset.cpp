@@ -71,6 +71,8 @@ OptimizedDataset read_optimized(const fs::path& dir) {
       if (idx.rows() != rows) throw InputError((sd / "index.npy").string() + ": row count differs from the manifest");
       for (float v : idx.data) d.index.push_back(static_cast<int32_t>(v));
       d.shard_of.insert(d.shard_of.end(), static_cast<size_t>(rows), static_cast<int32_t>(k));
+      const Json* w = parts[k].find("weight");
+      d.weight.insert(d.weight.end(), static_cast<size_t>(rows), w ? static_cast<float>(w->as_number()) : 1.0f);
     }
     if (!unaligned) d.targets_unaligned = Matrix();
   } catch (const InputError&) {

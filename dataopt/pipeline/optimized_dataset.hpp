@@ -31,6 +31,7 @@ struct OptimizedDataset {
   Matrix images, targets, targets_unaligned;  // unaligned empty when not written
   std::vector<int32_t> index;                 // pool index per row
   std::vector<int32_t> shard_of;              // participant per row
+  std::vector<float> weight;                  // the student's loss weight per row (manifest "weight", default 1)
 };
 
 // Reads and checks every file the manifest lists; throws InputError naming the bad file.

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/log/log.hpp"
 #include "core/util/error.hpp"
-#include "dataopt/data/as_matrix.hpp"
 #include "dataopt/math/projection.hpp"
 #include "dataopt/math/ridge.hpp"
 #include "dataopt/math/uniformity.hpp"
@@ -14,6 +14,9 @@
 namespace mlsys::dataopt {
 
 namespace {
+
+// Rows per network call when embedding; slices of a shard start at multiples of it.
+constexpr int64_t kEmbedChunk = 128;
 
 std::vector<int64_t> range(int64_t b, int64_t e) {
   std::vector<int64_t> r;
@@ -36,48 +39,122 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
   if (K < 1) throw ConfigError("coopt.priors lists no participants");
   std::vector<int> mine;
   for (int k = rank; k < K; k += size) mine.push_back(k);
+  // Rank r owns participants k = r, r + size, ... (their S embeddings, alignment and files), but
+  // embedding a shard is split over all ranks: every rank embeds one slice of every shard. Priors
+  // differ a lot in cost (a CNN costs 10-30x an MLP per image), so whole participants per rank would
+  // leave one rank with most of the work. Slices start at multiples of the embedding chunk, so
+  // every row goes through exactly the same GEMM blocks whatever the number of ranks (bit-identical
+  // results). The owner, which also embeds S and fits the alignment, takes the last (smallest)
+  // slice; the others rotate with k so the larger slices spread over the ranks.
+  auto slice = [&](int k, int r) {
+    const auto [b, e] = plan.shard(k);
+    const int64_t units = (e - b + kEmbedChunk - 1) / kEmbedChunk;
+    const int q = ((r - k % size - 1) % size + size) % size;
+    return std::pair<int64_t, int64_t>{std::min(e, b + kEmbedChunk * (units * q / size)),
+                                       std::min(e, b + kEmbedChunk * (units * (q + 1) / size))};
+  };
+  auto owns = [&](int k) { return k % size == rank; };
 
-  // S: rank 0 reads it and broadcasts the pixels (other ranks never touch those rows).
+  // Each rank reads its owned shards and its slices of the others, in one pass over the train
+  // file, and nothing else.
+  std::vector<int64_t> need;
+  for (int k = 0; k < K; ++k) {
+    const auto [b, e] = owns(k) ? plan.shard(k) : slice(k, rank);
+    for (int64_t i = b; i < e; ++i) need.push_back(i);
+  }
+  std::sort(need.begin(), need.end());
+  std::vector<int64_t> file_rows;
+  for (int64_t i : need) file_rows.push_back(plan.pool_begin + i);
+  ImageSet rows = need.empty() ? ImageSet{} : data.train_select(file_rows);
+  log::debug("coopt: rank {} read {} pool rows in {:.3f}s", rank, rows.n,
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  int64_t geo[3] = {rows.channels, rows.height, rows.width};
+  comm.all_reduce(geo, 3, comm::DType::i64, comm::ReduceOp::max);  // ranks without rows read nothing
+  const Geometry g{static_cast<int>(geo[0]), static_cast<int>(geo[1]), static_cast<int>(geo[2])};
+  // Pixels of pool rows [b, e) (all read by this rank) as a matrix.
+  auto pixels = [&](int64_t b, int64_t e) {
+    Matrix x(e - b, g.size());
+    if (e > b)
+      std::copy_n(rows.image(std::lower_bound(need.begin(), need.end(), b) - need.begin()), x.v.size(), x.v.data());
+    return x;
+  };
+
+  // S lies inside the pool: every rank fills the rows of S that fall in its owned shards, zeros
+  // elsewhere, and a sum over ranks assembles the pixels exactly (each value meets only zeros).
   const std::vector<int64_t> s_rows = plan.alignment_rows();
   const auto m = static_cast<int64_t>(s_rows.size());
-  int64_t geo[3] = {0, 0, 0};
-  Matrix s_images;
-  if (rank == 0) {
-    std::vector<int64_t> file_rows;
-    for (int64_t r : s_rows) file_rows.push_back(plan.pool_begin + r);
-    const ImageSet pool_s = data.train_select(file_rows);
-    s_images = as_matrix(pool_s);
-    geo[0] = pool_s.channels, geo[1] = pool_s.height, geo[2] = pool_s.width;
+  Matrix s_images(m, g.size());
+  for (int64_t i = 0; i < m; ++i) {
+    const int64_t r = s_rows[static_cast<size_t>(i)];
+    for (int k : mine)
+      if (r >= plan.shard(k).first && r < plan.shard(k).second)
+        std::copy_n(rows.image(std::lower_bound(need.begin(), need.end(), r) - need.begin()), g.size(), s_images.row(i));
   }
-  comm.broadcast(geo, sizeof geo, 0);
-  const Geometry g{static_cast<int>(geo[0]), static_cast<int>(geo[1]), static_cast<int>(geo[2])};
-  if (rank != 0) s_images = Matrix(m, g.size());
-  comm.broadcast(std::span<float>(s_images.v), 0);
+  comm.all_reduce(std::span<float>(s_images.v));
 
-  // Steps 1-2: each participant embeds its shard and S.
-  struct Local {
-    int k;
-    ImageSet shard;
-    Matrix z_shard, z_s;
-  };
-  std::vector<Local> local;
-  std::vector<double> dims(static_cast<size_t>(K), 0), scores(static_cast<size_t>(K), 0);
-  for (int k : mine) {
-    const auto [b, e] = plan.shard(k);
-    Local l{k, data.train_rows(plan.pool_begin + b, plan.pool_begin + e), {}, {}};
+  // Owners first obtain their priors (training any that is not cached yet), then every rank loads
+  // the priors of the shards it helps with from the cache.
+  std::vector<Prior> priors(static_cast<size_t>(K));
+  auto obtain = [&](int k) {
     PriorBuildContext ctx = build_context(plan, data, k, digits_csv);
     ctx.height = g.h;
     ctx.width = g.w;
-    Prior prior = obtain_prior(plan, k, ctx);
-    l.z_shard = prior.embed(as_matrix(l.shard), range(b, e));
-    l.z_s = prior.embed(s_images, s_rows);
-    dims[static_cast<size_t>(k)] = static_cast<double>(prior.dim());
-    // Step 3 input: uniformity of the prior's own (normalized) embeddings on S.
-    scores[static_cast<size_t>(k)] = uniformity_score(l.z_s, plan.uniformity_t, plan.center_uniformity);
-    local.push_back(std::move(l));
+    priors[static_cast<size_t>(k)] = obtain_prior(plan, k, ctx);
+  };
+  for (int k : mine) obtain(k);
+  comm.barrier();
+  for (int k = 0; k < K; ++k)
+    if (!owns(k) && slice(k, rank).second > slice(k, rank).first) obtain(k);
+
+  // Steps 1-2: each participant embeds its shard (all ranks, by slices) and S (the owner). All the
+  // embedding comes first and the gathers after, so ranks wait for each other once, not per prior.
+  struct Local {
+    int k;
+    Matrix images, z_shard, z_s;
+  };
+  std::vector<Local> local;
+  std::vector<Matrix> z_slices(static_cast<size_t>(K));
+  std::vector<double> dims(static_cast<size_t>(K), 0), scores(static_cast<size_t>(K), 0);
+  for (int k = 0; k < K; ++k) {
+    const auto te = std::chrono::steady_clock::now();
+    const auto [sb, se] = slice(k, rank);
+    Prior& prior = priors[static_cast<size_t>(k)];
+    if (se > sb) z_slices[static_cast<size_t>(k)] = prior.embed(pixels(sb, se), range(sb, se), kEmbedChunk);
+    if (owns(k)) {
+      Local l{k, pixels(plan.shard(k).first, plan.shard(k).second), {}, prior.embed(s_images, s_rows, kEmbedChunk)};
+      dims[static_cast<size_t>(k)] = static_cast<double>(prior.dim());
+      // Step 3 input: uniformity of the prior's own (normalized) embeddings on S.
+      scores[static_cast<size_t>(k)] = uniformity_score(l.z_s, plan.uniformity_t, plan.center_uniformity);
+      local.push_back(std::move(l));
+    }
+    log::debug("coopt: rank {} participant {} embedded {} rows in {:.3f}s", rank, k, se - sb,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - te).count());
   }
   dims = combine(comm, dims);
   scores = combine(comm, scores);
+  // The owner gathers the slices (all_gather_v: every rank receives them; they are small), in rank
+  // order, then puts them in row order.
+  for (int k = 0; k < K; ++k) {
+    const auto dim = static_cast<int64_t>(dims[static_cast<size_t>(k)]);
+    std::vector<size_t> bytes;
+    for (int r = 0; r < size; ++r)
+      bytes.push_back(static_cast<size_t>((slice(k, r).second - slice(k, r).first) * dim) * sizeof(float));
+    const auto [b, e] = plan.shard(k);
+    Matrix gathered(e - b, dim);
+    comm.all_gather_v(z_slices[static_cast<size_t>(k)].v.data(), bytes, gathered.v.data());
+    z_slices[static_cast<size_t>(k)] = Matrix();
+    for (Local& l : local) {
+      if (l.k != k) continue;
+      l.z_shard = Matrix(e - b, dim);
+      for (int r = 0, at = 0; r < size; ++r) {
+        const auto [rb, re] = slice(k, r);
+        std::copy_n(gathered.row(at), (re - rb) * dim, l.z_shard.row(rb - b));
+        at += static_cast<int>(re - rb);
+      }
+    }
+  }
+  rows = ImageSet{};
+  priors.clear();
 
   // Projections: rank 0 generates every W_k and broadcasts it.
   std::vector<Matrix> w(static_cast<size_t>(K));
@@ -108,24 +185,32 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
   comm.broadcast(std::span<float>(b_ref.v), ref % size);
 
   // Step 4-5: alignment, targets, per-shard files.
-  std::vector<double> before(static_cast<size_t>(K), 0), after(static_cast<size_t>(K), 0);
+  std::vector<double> before(static_cast<size_t>(K), 0), after(static_cast<size_t>(K), 0), r2(static_cast<size_t>(K), 0);
   for (Local& l : local) {
     const Matrix& wk = w[static_cast<size_t>(l.k)];
     const Matrix a = project(l.z_s, wk);
-    const Matrix t = l.k == ref ? identity_matrix(plan.common_dim) : ridge_fit(a, b_ref, plan.ridge);
+    const Alignment t = l.k == ref ? identity_alignment(plan.common_dim) : fit_alignment(a, b_ref, plan.ridge, plan.intercept);
     before[static_cast<size_t>(l.k)] = mean_squared_diff(a, b_ref);
-    after[static_cast<size_t>(l.k)] = mean_squared_diff(matmul(a, t), b_ref);
+    after[static_cast<size_t>(l.k)] = mean_squared_diff(t.apply(a), b_ref);
+    r2[static_cast<size_t>(l.k)] = l.k == ref ? 1.0 : t.loo_r2;
     Shard sh;
-    sh.images = as_matrix(l.shard);
+    sh.images = std::move(l.images);
     const Matrix projected = project(l.z_shard, wk);
-    sh.targets = matmul(projected, t);
+    sh.targets = t.apply(projected);
     if (plan.write_unaligned) sh.targets_unaligned = projected;
     const auto [b, e] = plan.shard(l.k);
     for (int64_t i = b; i < e; ++i) sh.index.push_back(static_cast<int32_t>(i));
+    const auto tw = std::chrono::steady_clock::now();
     write_shard(plan.dataset_dir, l.k, sh);
+    log::debug("coopt: rank {} wrote shard {} in {:.3f}s", rank, l.k,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - tw).count());
   }
   rep.mse_before = combine(comm, before);
   rep.mse_after = combine(comm, after);
+  rep.loo_r2 = combine(comm, r2);
+  // Step 6 input: how much the student should trust each participant's targets.
+  for (int k = 0; k < K; ++k)
+    rep.weight.push_back(plan.weighting == "none" ? 1.0 : std::clamp(rep.loo_r2[static_cast<size_t>(k)], 0.0, 1.0));
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   comm.all_reduce(&secs, 1, comm::DType::f64, comm::ReduceOp::max);
   rep.seconds = secs;
@@ -140,6 +225,8 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
   mf["projection"] = Json(Json::Object{{"seed", Json(plan.seed)}, {"entries", "N(0, 1/n), seed mix_seed(seed, 0x9000 + k)"}});
   mf["uniformity_t"] = plan.uniformity_t;
   mf["ridge"] = plan.ridge;
+  mf["intercept"] = plan.intercept;
+  mf["weighting"] = plan.weighting;
   mf["reference"] = rep.names[static_cast<size_t>(ref)];
   Json parts = Json::array();
   for (int k = 0; k < K; ++k) {
@@ -152,6 +239,8 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
     p["uniformity"] = scores[static_cast<size_t>(k)];
     p["align_mse_before"] = rep.mse_before[static_cast<size_t>(k)];
     p["align_mse_after"] = rep.mse_after[static_cast<size_t>(k)];
+    p["align_loo_r2"] = rep.loo_r2[static_cast<size_t>(k)];
+    p["weight"] = rep.weight[static_cast<size_t>(k)];
     parts.push_back(p);
   }
   mf["participants"] = parts;

@@ -10,8 +10,8 @@
 
 namespace mlsys::dataopt {
 
-Matrix Prior::embed(const Matrix& images, const std::vector<int64_t>& pool_rows) {
-  if (!external()) return net.features(images);
+Matrix Prior::embed(const Matrix& images, const std::vector<int64_t>& pool_rows, int64_t chunk) {
+  if (!external()) return net.features(images, chunk);
   return pool_embeddings.select_rows(pool_rows);
 }
 

@@ -21,7 +21,7 @@ struct Prior {
   int64_t dim() const { return external() ? pool_embeddings.cols : net.feature_dim(); }
   // Embeddings of `images` whose pool indices are `pool_rows` (external priors look rows up;
   // network priors ignore pool_rows).
-  Matrix embed(const Matrix& images, const std::vector<int64_t>& pool_rows);
+  Matrix embed(const Matrix& images, const std::vector<int64_t>& pool_rows, int64_t chunk = 128);
 };
 
 void save_prior(const std::filesystem::path& path, Prior& prior);

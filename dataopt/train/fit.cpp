@@ -15,6 +15,7 @@ void loop(Net& net, int64_t n, const FitOptions& opt, Rng& rng, const EpochHook&
   if (n == 0) throw Error("cannot train on an empty set");
   Adam adam(opt.lr, opt.weight_decay);
   auto params = net.params();
+  net.zero_grad();
   for (int e = 1; e <= opt.epochs; ++e) {
     const std::vector<int64_t> order = rng.permutation(n);
     double total = 0;
@@ -22,8 +23,7 @@ void loop(Net& net, int64_t n, const FitOptions& opt, Rng& rng, const EpochHook&
     for (int64_t b = 0; b < n; b += opt.batch) {
       if (RunContext::stop_requested()) throw Error("interrupted");
       std::vector<int64_t> rows(order.begin() + b, order.begin() + std::min(n, b + opt.batch));
-      net.zero_grad();
-      total += step(rows);
+      total += step(rows);  // gradients start at zero and Adam::step clears them
       adam.step(params);
       ++batches;
     }
@@ -67,15 +67,23 @@ void fit_denoiser(Net& net, const Matrix& images, const FitOptions& opt, const E
   });
 }
 
-void fit_student(Net& net, const Matrix& images, const Matrix& targets, const FitOptions& opt, const EpochHook& hook) {
+void fit_student(Net& net, const Matrix& images, const Matrix& targets, const FitOptions& opt, const EpochHook& hook,
+                 const std::vector<float>* row_weight) {
   if (targets.rows != images.rows) throw Error("student: targets and images differ in count");
+  if (row_weight && static_cast<int64_t>(row_weight->size()) != images.rows)
+    throw Error("student: one weight per image expected");
+  std::vector<float> w;
   Rng rng(opt.seed);
   loop(net, images.rows, opt, rng, hook, [&](const std::vector<int64_t>& rows) {
     Matrix v1 = augmented_batch(images, net.input(), rows, opt.augment, rng);
     Matrix v2 = augmented_batch(images, net.input(), rows, opt.augment, rng);
     Matrix y = targets.select_rows(rows);
     Matrix grad;
-    const double loss = cosine_loss(net.forward(stack(v1, v2), true), stack(y, y), grad);
+    if (row_weight) {
+      w.resize(2 * rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) w[i] = w[i + rows.size()] = (*row_weight)[static_cast<size_t>(rows[i])];
+    }
+    const double loss = cosine_loss(net.forward(stack(v1, v2), true), stack(y, y), grad, row_weight ? &w : nullptr);
     net.backward(grad);
     return loss;
   });

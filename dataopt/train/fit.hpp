@@ -28,8 +28,8 @@ void fit_classifier(Net& net, const Matrix& images, const std::vector<int32_t>& 
 // Denoising autoencoder: the head reconstructs the clean view from the noisy one (MSE).
 void fit_denoiser(Net& net, const Matrix& images, const FitOptions& opt, const EpochHook& hook = {});
 // CoOpt student: cosine loss between the head's output and the (standardized) target, on two
-// augmented views of each image per step.
+// augmented views of each image per step; with `row_weight`, image i's loss counts row_weight[i] times.
 void fit_student(Net& net, const Matrix& images, const Matrix& targets, const FitOptions& opt,
-                 const EpochHook& hook = {});
+                 const EpochHook& hook = {}, const std::vector<float>* row_weight = nullptr);
 
 }  // namespace mlsys::dataopt

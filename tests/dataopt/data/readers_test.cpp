@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "tests/common/test_util.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
@@ -10,6 +13,15 @@
 
 using namespace mlsys;
 using namespace mlsys::dataopt;
+
+namespace {
+
+std::string read_file_raw(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
 
 TEST_CASE("idx round trip, plain and gzipped, with row ranges") {
   test::TempDir dir("idx");
@@ -30,6 +42,37 @@ TEST_CASE("idx round trip, plain and gzipped, with row ranges") {
     std::filesystem::remove(dir / (std::string("train-images-idx3-ubyte") + ext));
     std::filesystem::remove(dir / (std::string("train-labels-idx1-ubyte") + ext));
   }
+}
+
+TEST_CASE("idx rows in any order, gzipped or not, and the uncompressed cache") {
+  test::TempDir dir("idxrows");
+  ImageSet s = make_synthetic({40, 4, 6, 9, 7});
+  for (const char* ext : {"", ".gz"}) {
+    test::TempDir d(std::string("idxrows") + ext);
+    write_idx_images(d / (std::string("train-images-idx3-ubyte") + ext), s);
+    write_idx_labels(d / (std::string("train-labels-idx1-ubyte") + ext), s.labels);
+    const ImageSet whole = read_idx_split(d.path(), "train");
+    const std::vector<int64_t> rows{31, 2, 3, 4, 39, 2, 0};
+    const ImageSet picked = read_idx_split_rows(d.path(), "train", rows);
+    REQUIRE(picked.n == 7);
+    const ImageSet expect = whole.subset(rows);
+    CHECK(picked.pixels == expect.pixels);
+    CHECK(picked.labels == expect.labels);
+    CHECK_THROWS_WITH_AS(read_idx_split_rows(d.path(), "train", {3, 40}), doctest::Contains("row 40"), InputError);
+    // The cache: gzipped images get one uncompressed copy; plain files are read in place.
+    const std::filesystem::path cache = dir / "cache";
+    const std::filesystem::path src = find_idx_file(d.path(), "train", "images");
+    const std::filesystem::path copy = uncompressed_copy(src, cache);
+    CHECK((copy == src) == (std::string(ext).empty()));
+    CHECK(read_idx_split(d.path(), "train", 5, 9, cache).pixels == whole.subset({5, 6, 7, 8}).pixels);
+    CHECK(read_idx_split_rows(d.path(), "train", rows, cache).pixels == expect.pixels);
+    CHECK(uncompressed_copy(src, cache) == copy);
+  }
+  // A truncated gzip stream is reported, not read as short data.
+  write_idx_images(dir / "t.gz", s);
+  std::string bytes = read_file_raw(dir / "t.gz");
+  write_file_atomic(dir / "cut.gz", bytes.substr(0, bytes.size() / 2));
+  CHECK_THROWS_WITH_AS(read_idx_images(dir / "cut.gz"), doctest::Contains("truncated"), InputError);
 }
 
 TEST_CASE("idx error paths name the file and the problem") {

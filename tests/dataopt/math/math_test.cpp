@@ -83,6 +83,55 @@ TEST_CASE("alignment recovers a hidden linear map and reduces the error on S") {
   for (size_t i = 0; i < t.v.size(); ++i) CHECK(t.v[i] == doctest::Approx(hidden.v[i]).epsilon(1e-2));
 }
 
+TEST_CASE("alignment with an intercept recovers an affine map; leave-one-out R^2 matches refitting") {
+  Matrix a = random_matrix(60, 4, 3), hidden = random_matrix(4, 3, 4);
+  Matrix b = matmul(a, hidden);
+  for (int64_t i = 0; i < b.rows; ++i)
+    for (int64_t j = 0; j < b.cols; ++j) b.at(i, j) += 5.0f + static_cast<float>(j);  // an offset no map through 0 fits
+  const Alignment fit = fit_alignment(a, b, 1e-6, true);
+  CHECK(mean_squared_diff(fit.apply(a), b) < 1e-6);
+  CHECK(fit.loo_r2 == doctest::Approx(1.0).epsilon(1e-4));
+  CHECK(fit_alignment(a, b, 1e-6, false).loo_r2 < 0.9);
+  // With noise the closed form equals refitting without each row in turn.
+  Matrix noisy = b, noise = random_matrix(60, 3, 5);
+  for (size_t i = 0; i < noisy.v.size(); ++i) noisy.v[i] += noise.v[i];
+  for (bool intercept : {true, false}) {
+    const Alignment f = fit_alignment(a, noisy, 0.05, intercept);
+    double press = 0, total = 0;
+    std::vector<float> mean, sd;
+    column_stats(noisy, mean, sd);
+    for (int64_t i = 0; i < a.rows; ++i) {
+      std::vector<int64_t> keep;
+      for (int64_t r = 0; r < a.rows; ++r)
+        if (r != i) keep.push_back(r);
+      // Refit on the other rows with the same absolute ridge: rescale the relative one.
+      Matrix ak = a.select_rows(keep), bk = noisy.select_rows(keep);
+      auto centered_diag = [&](const Matrix& x) {
+        std::vector<float> mu, s2;
+        column_stats(x, mu, s2);
+        double d = 0;
+        for (int64_t r = 0; r < x.rows; ++r)
+          for (int64_t j = 0; j < x.cols; ++j) {
+            const double v = x.at(r, j) - (intercept ? mu[static_cast<size_t>(j)] : 0.0f);
+            d += v * v;
+          }
+        return d;
+      };
+      const double rel = 0.05 * centered_diag(a) / centered_diag(ak);
+      const Alignment fk = fit_alignment(ak, bk, rel, intercept);
+      const Matrix pred = fk.apply(a.select_rows({i}));
+      for (int64_t j = 0; j < 3; ++j) {
+        const double e = noisy.at(i, j) - pred.at(0, j), d = noisy.at(i, j) - mean[static_cast<size_t>(j)];
+        press += e * e;
+        total += d * d;
+      }
+    }
+    CHECK(f.loo_r2 == doctest::Approx(1.0 - press / total).epsilon(1e-3));
+  }
+  const Alignment id = identity_alignment(3);
+  CHECK(id.apply(noise).v == noise.v);
+}
+
 TEST_CASE("cholesky solve rejects an indefinite system") {
   std::vector<double> a{1, 2, 2, 1};
   CHECK_THROWS(cholesky_solve(a, 2, {1, 1}, 1, 0));

@@ -63,6 +63,20 @@ TEST_CASE("losses: values and gradients") {
   CHECK(cosine_loss(a, b, g) == doctest::Approx(1.0));
   CHECK(cosine_loss(a, a, g) == doctest::Approx(0.0));
   CHECK(mean_squared_error(a, b, g) == doctest::Approx(2.5));
+  // Row weights: 1 everywhere changes nothing; weight 0 removes a row from loss and gradient.
+  Matrix p2(2, 2), t2(2, 2), g1, g2;
+  p2.v = {1, 0.5f, -1, 2};
+  t2.v = {0.2f, 1, 1, 1};
+  const double plain = cosine_loss(p2, t2, g1);
+  const std::vector<float> ones{1, 1}, first{1, 0};
+  CHECK(cosine_loss(p2, t2, g2, &ones) == doctest::Approx(plain));
+  CHECK(g2.v == g1.v);
+  const double half = cosine_loss(p2, t2, g2, &first);
+  Matrix g0;
+  CHECK(2 * half == doctest::Approx(cosine_loss(p2.select_rows({0}), t2.select_rows({0}), g0)));
+  CHECK(g2.v[2] == 0.0f);
+  CHECK(g2.v[3] == 0.0f);
+  CHECK(g2.v[0] == doctest::Approx(g1.v[0]));
 }
 
 TEST_CASE("network save/load gives identical features; bad files are rejected") {

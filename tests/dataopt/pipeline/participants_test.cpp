@@ -42,6 +42,24 @@ ParticipantReport run(const Plan& plan, const DataSource& src, int ranks) {
   return rep;
 }
 
+// 2 and 3 inproc ranks write the same dataset, bit for bit, and report the same as one rank.
+void same_for_more_ranks(const Plan& plan, const DataSource& src, const std::filesystem::path& dir,
+                         const ParticipantReport& one, const OptimizedDataset& a) {
+  for (int ranks : {2, 3}) {
+    Plan p2 = plan;
+    p2.dataset_dir = dir / ("opt" + std::to_string(ranks));
+    ParticipantReport r = run(p2, src, ranks);
+    OptimizedDataset b = read_optimized(p2.dataset_dir);
+    CHECK(b.targets.v == a.targets.v);
+    CHECK(b.targets_unaligned.v == a.targets_unaligned.v);
+    CHECK(b.images.v == a.images.v);
+    CHECK(b.weight == a.weight);
+    CHECK(r.reference == one.reference);
+    CHECK(r.uniformity == one.uniformity);
+    CHECK(r.loo_r2 == one.loo_r2);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("participant phase: inproc ranks give the same targets as one rank") {
@@ -54,16 +72,7 @@ TEST_CASE("participant phase: inproc ranks give the same targets as one rank") {
   CHECK(a.targets.cols == 8);
   CHECK(a.targets_unaligned.rows == 300);
   CHECK(one.alignment_rows == 30);
-  for (int ranks : {2, 3}) {
-    Plan p2 = plan;
-    p2.dataset_dir = dir / ("opt" + std::to_string(ranks));
-    ParticipantReport r = run(p2, src, ranks);
-    OptimizedDataset b = read_optimized(p2.dataset_dir);
-    CHECK(b.targets.v == a.targets.v);
-    CHECK(b.images.v == a.images.v);
-    CHECK(r.reference == one.reference);
-    CHECK(r.uniformity == one.uniformity);
-  }
+  same_for_more_ranks(plan, src, dir.path(), one, a);
   // Alignment reduces the error against the reference on S for every non-reference participant.
   for (size_t k = 0; k < one.names.size(); ++k)
     if (static_cast<int>(k) != one.reference) CHECK(one.mse_after[k] < one.mse_before[k]);
@@ -74,6 +83,30 @@ TEST_CASE("participant phase: inproc ranks give the same targets as one rank") {
   CHECK(run(p3, src, 1).reference == 1);
   p3.reference = "nope";
   CHECK_THROWS_AS(run(p3, src, 1), ConfigError);
+}
+
+TEST_CASE("participant phase: shards embedded in slices by every rank stay bit-identical") {
+  // Shards of 300 rows span three embedding chunks, so 2 and 3 ranks split every shard.
+  test::TempDir dir("slices");
+  DataSource src = test_fixtures::synthetic_source(1400);
+  Plan plan = tiny_plan(dir.path());
+  plan.pool_size = 900;
+  plan.align_fraction = 0.05;
+  ParticipantReport one = run(plan, src, 1);
+  OptimizedDataset a = read_optimized(plan.dataset_dir);
+  CHECK(a.images.rows == 900);
+  CHECK(a.weight.size() == 900);
+  for (size_t k = 0; k < one.names.size(); ++k) {
+    CHECK(one.weight[k] >= 0.0);
+    CHECK(one.weight[k] <= 1.0);
+    if (static_cast<int>(k) == one.reference) CHECK(one.weight[k] == 1.0);
+  }
+  CHECK(a.weight.front() == static_cast<float>(one.weight[0]));
+  same_for_more_ranks(plan, src, dir.path(), one, a);
+  // weighting: none gives every participant weight 1.
+  plan.weighting = "none";
+  plan.dataset_dir = dir / "unweighted";
+  for (double w : run(plan, src, 2).weight) CHECK(w == 1.0);
 }
 
 TEST_CASE("optimized dataset round trip and error paths") {
@@ -96,6 +129,12 @@ TEST_CASE("optimized dataset round trip and error paths") {
   CHECK(d.targets.v == s.targets.v);
   CHECK(d.targets_unaligned.rows == 0);
   CHECK(d.index == s.index);
+  CHECK(d.weight == std::vector<float>{1, 1, 1});  // no "weight" in the manifest: 1
+  Json weighted = Json::array();
+  weighted.push_back(Json(Json::Object{{"name", Json("a")}, {"rows", Json(3)}, {"weight", Json(0.25)}}));
+  mf["participants"] = weighted;
+  write_manifest(dir.path(), mf);
+  CHECK(read_optimized(dir.path()).weight == std::vector<float>{0.25f, 0.25f, 0.25f});
   mf["common_dim"] = 5;
   write_manifest(dir.path(), mf);
   CHECK_THROWS_WITH_AS(read_optimized(dir.path()), doctest::Contains("targets.npy: shape does not match"), InputError);
