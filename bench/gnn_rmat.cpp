@@ -5,6 +5,7 @@
 // Each contender runs in its own process (so peak RSS is its own).
 //
 //   bench_gnn_rmat [--scale 20] [--edges 16000000] [--epochs 5] [--threads 2] [--python /usr/bin/python3]
+//                  [--keep-graph]   (reuse / keep the generated graph file in the temp folder)
 #include <fmt/format.h>
 
 #include <chrono>
@@ -111,7 +112,7 @@ int main(int argc, char** argv) {
   int scale = 20, epochs = 5, threads = 2;
   int64_t edges = 16000000;
   std::string python = "/usr/bin/python3", train_file;
-  bool precompute = false;
+  bool precompute = false, keep_graph = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
@@ -122,12 +123,14 @@ int main(int argc, char** argv) {
     else if (a == "--python") python = next();
     else if (a == "--train") train_file = next();
     else if (a == "--precompute") precompute = next() == "1";
+    else if (a == "--keep-graph") keep_graph = true;
   }
   if (!train_file.empty()) return child(train_file, epochs, threads, precompute);
 
   set_thread_count(threads);
-  const std::string file = (std::filesystem::temp_directory_path() / fmt::format("mlsys_bench_rmat{}.mlsg", scale)).string();
-  {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / fmt::format("mlsys_bench_rmat{}_{}.mlsg", scale, edges)).string();
+  if (!keep_graph || !std::filesystem::exists(file)) {
     RmatParams p;
     p.scale = scale;
     p.edges = edges;
@@ -138,6 +141,10 @@ int main(int argc, char** argv) {
     std::printf("graph: R-MAT 2^%d nodes, %lld generated edges -> %lld nonzeros with self loops (%.1f s)\n", scale,
                 static_cast<long long>(edges), static_cast<long long>(g.num_edges() + g.num_nodes), now() - t);
     write_binary_graph(g, file);
+  }
+  {
+    Graph g = map_binary_graph(file);
+    if (keep_graph) std::printf("graph file: %s (kept)\n", file.c_str());
     Json bw = bandwidth(g, threads);
     std::printf("bandwidth: %s\n", bw.dump().c_str());
   }
@@ -164,6 +171,6 @@ int main(int argc, char** argv) {
   } else {
     std::printf("result: pytorch reference did not run (install python3-torch: scripts/setup --bench)\n");
   }
-  std::filesystem::remove(file);
+  if (!keep_graph) std::filesystem::remove(file);
   return 0;
 }

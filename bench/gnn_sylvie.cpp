@@ -5,11 +5,13 @@
 //   memory    peak RSS and pool peak of the fp32 vs the 1-bit path, each in its own process
 //
 //   bench_gnn_sylvie [accuracy|overlap|memory|all] [--nodes 100000] [--epochs 100] [--threads 2]
+//                    [--gbps 0.5] [--overlap-parts 2,4]
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/runtime/system.hpp"
 #include "core/util/json.hpp"
@@ -71,31 +73,33 @@ void accuracy(int64_t nodes, int epochs) {
               100 * ref.final_test, 100 * low.final_test, 100 * (low.final_test - ref.final_test));
 }
 
-void overlap(int64_t nodes, int epochs, double gbps) {
+void overlap(int64_t nodes, int epochs, double gbps, int parts) {
   Graph g = sbm(nodes, 128);
-  auto own = owner(g, 4);
+  auto own = owner(g, parts);
   for (bool pipeline : {false, true}) {
-    TrainSetup s = setup(4, 32, pipeline, epochs);
+    TrainSetup s = setup(parts, 32, pipeline, epochs);
     s.comm.link_model = true;
     s.comm.link_sleep = true;
     s.comm.link_bandwidth_gbps = gbps;
     s.gnn.layers = 3;
     TrainResult r = train(g, own, s);
-    double wait = 0, comm = 0, compute = 0, epoch = 0;
+    double wait = 0, comm = 0, compute = 0, quant = 0, reduce = 0, epoch = 0;
     int n = 0;
     for (const auto& e : r.epochs)
       if (e.epoch > 0 && e.stale == pipeline) {
         wait += e.mean.wait_s;
         comm += e.mean.comm_s;
         compute += e.mean.compute_s;
+        quant += e.mean.quant_s;
+        reduce += e.mean.reduce_s;
         epoch += e.epoch_s;
         ++n;
       }
     n = std::max(n, 1);
-    std::printf("result: %s epochs (link %.2f GB/s modeled): compute %.1f ms, modeled comm %.1f ms, wait %.1f ms "
-                "(wait/comm = %.1f%%), epoch %.1f ms\n",
-                pipeline ? "pipelined" : "synchronous", gbps, 1e3 * compute / n, 1e3 * comm / n, 1e3 * wait / n,
-                comm > 0 ? 100 * wait / comm : 0.0, 1e3 * epoch / n);
+    std::printf("result: P=%d %s epochs (link %.2f GB/s modeled): compute %.1f ms, modeled comm %.1f ms, wait %.1f ms "
+                "(wait/comm = %.1f%%), encode+decode %.1f ms, all-reduce %.1f ms, epoch %.1f ms\n",
+                parts, pipeline ? "pipelined" : "synchronous", gbps, 1e3 * compute / n, 1e3 * comm / n, 1e3 * wait / n,
+                comm > 0 ? 100 * wait / comm : 0.0, 1e3 * quant / n, 1e3 * reduce / n, 1e3 * epoch / n);
   }
 }
 
@@ -145,6 +149,7 @@ int main(int argc, char** argv) {
   int64_t nodes = 100000;
   int epochs = 100, bits = 32;
   double gbps = 0.5;
+  std::vector<int> overlap_parts = {2, 4};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : "0"); };
@@ -153,11 +158,22 @@ int main(int argc, char** argv) {
     else if (a == "--threads") threads = std::stoi(next());
     else if (a == "--bits") bits = std::stoi(next());
     else if (a == "--gbps") gbps = std::stod(next());
+    else if (a == "--overlap-parts") {
+      overlap_parts.clear();
+      std::string v = next();
+      for (size_t b = 0; b < v.size();) {
+        size_t e = v.find(',', b);
+        if (e == std::string::npos) e = v.size();
+        overlap_parts.push_back(std::stoi(v.substr(b, e - b)));
+        b = e + 1;
+      }
+    }
   }
   set_thread_count(threads);
   if (what == "memory-child") return memory_child(bits, nodes, epochs);
   if (what == "accuracy" || what == "all") accuracy(nodes, epochs);
-  if (what == "overlap" || what == "all") overlap(std::min<int64_t>(nodes, 50000), std::min(epochs, 20), gbps);
+  if (what == "overlap" || what == "all")
+    for (int parts : overlap_parts) overlap(std::min<int64_t>(nodes, 50000), std::min(epochs, 20), gbps, parts);
   if (what == "memory" || what == "all") memory(nodes, std::min(epochs, 10));
   return 0;
 }

@@ -155,7 +155,9 @@ void run(RunContext& ctx) {
     }
     ctx.write_table("switches.csv", t);
   }
-  if (s.trace && trace.size()) trace.write(ctx.path("trace.json").string());
+  // Under mpirun each rank traces its own worker; rank 0 keeps the plain name.
+  if (s.trace && trace.size())
+    trace.write(ctx.path(ctx.primary() ? "trace.json" : fmt::format("trace-rank{}.json", launcher_rank())).string());
   Json sum = summarize(r);
   for (auto& [key, v] : sum.as_object()) ctx.summary()[key] = v;
   ctx.say(fmt::format("{} {}x{} on {} ({} nodes), {} worker(s), fwd/bwd bits {}/{}{}", o.model, o.layers, o.hidden, g.name,

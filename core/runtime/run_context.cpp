@@ -30,24 +30,29 @@ static bool holds_run(const fs::path& dir) {
 }
 
 RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
-    : command_(std::move(command)), cfg_(std::move(cfg)) {
+    : command_(std::move(command)), cfg_(std::move(cfg)), primary_(launcher_rank() <= 0) {
   const RunOptions& ro = run();
   log::set_level(log::parse_level(ro.log_level));
   start_s_ = log::elapsed_seconds();
   if (ro.out_dir.empty()) {
+    // Ranks cannot agree on a timestamped folder before MPI starts, and they must share one.
+    if (launcher_size() > 1)
+      throw UsageError(fmt::format("started by an MPI launcher with {} processes: give --out DIR (run.out_dir) so "
+                                   "every rank uses the same run folder",
+                                   launcher_size()));
     fs::path base = fs::path("results") / command_ / timestamp();
     out_dir_ = base;
     for (int i = 2; fs::exists(out_dir_); ++i) out_dir_ = base.string() + "-" + std::to_string(i);
   } else {
     out_dir_ = ro.out_dir;
-    if (holds_run(out_dir_) && !ro.overwrite)
+    if (primary_ && holds_run(out_dir_) && !ro.overwrite)
       throw UsageError("output folder " + out_dir_.string() +
                        " already holds a run; choose another --out or pass --set run.overwrite=true");
   }
   ensure_dir(out_dir_);
   write_text("config.yaml", "# resolved config of `mlsys " + command_ + "`; re-run with: mlsys " + command_ + " " +
                                 (out_dir_ / "config.yaml").string() + "\n" + cfg_.to_yaml_string());
-  log::set_file((out_dir_ / "run.log").string());
+  if (primary_) log::set_file((out_dir_ / "run.log").string());
   threads_ = set_thread_count(ro.threads);
   install_interrupt_handler();
   log::info("mlsys {}: output in {} ({} threads, seed {})", command_, out_dir_.string(), threads_, ro.seed);
@@ -63,12 +68,15 @@ bool RunContext::progress_enabled() const {
 }
 
 void RunContext::write_text(const std::string& relative, const std::string& content) const {
+  if (!primary_) return;
   write_file_atomic(path(relative), content);
 }
 void RunContext::write_json(const std::string& relative, const Json& j) const {
+  if (!primary_) return;
   write_file_atomic(path(relative), j.dump(2) + "\n");
 }
 void RunContext::write_table(const std::string& relative, const Table& t) const {
+  if (!primary_) return;
   write_file_atomic(path(relative), t.to_csv());
 }
 
@@ -77,6 +85,7 @@ void RunContext::say(const std::string& line) { lines_.push_back(line); }
 void RunContext::finish() {
   if (finished_) return;
   finished_ = true;
+  if (!primary_) return;
   Json res = memory_report();
   res["wall_seconds"] = log::elapsed_seconds() - start_s_;
   res["threads"] = threads_;

@@ -30,6 +30,9 @@ class RunContext {
   int threads() const { return threads_; }
   bool progress_enabled() const;
 
+  // Under an MPI launcher every rank shares the run folder (per-rank files such as shards go
+  // there), but only rank 0 writes the run's own files: config.yaml, run.log, results, summary.
+  bool primary() const { return primary_; }
   const std::filesystem::path& out_dir() const { return out_dir_; }
   std::filesystem::path path(const std::string& relative) const { return out_dir_ / relative; }
   void write_text(const std::string& relative, const std::string& content) const;
@@ -56,6 +59,7 @@ class RunContext {
   int threads_ = 1;
   double start_s_ = 0;
   bool finished_ = false;
+  bool primary_ = true;
 };
 
 }  // namespace mlsys

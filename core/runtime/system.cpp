@@ -3,11 +3,13 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -97,5 +99,13 @@ void reexec_with_passive_openmp_wait(char** argv) {
   if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
   execv("/proc/self/exe", argv);  // on failure: keep running with libgomp's default policy
 }
+
+static int env_int(std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (const char* v = std::getenv(n); v != nullptr && *v != '\0') return std::atoi(v);
+  return -1;
+}
+int launcher_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}); }
+int launcher_size() { return std::max(0, env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})); }
 
 }  // namespace mlsys

@@ -29,6 +29,12 @@ void clear_interrupt();  // for tests
 int set_thread_count(int threads);
 int thread_count();
 
+// Rank and process count an MPI launcher (Open MPI, MPICH/PMI, PMIx) put in the environment,
+// readable before MPI_Init so the run folder can be set up; -1 and 0 when not launched by one.
+int launcher_rank();
+int launcher_size();
+inline bool launched_by_mpi_launcher() { return launcher_rank() >= 0; }
+
 // libgomp reads OMP_WAIT_POLICY once, in a library constructor that runs before main, and its
 // default spinning workers starve OpenBLAS's threads on a laptop's few cores (Cora epochs were 10x
 // slower with 2 threads under load). Unless the user chose a policy, this re-executes the program

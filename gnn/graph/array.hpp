@@ -1,7 +1,11 @@
 #pragma once
 // A read-only array that either owns its elements or views memory owned by someone else (a
 // memory-mapped file), so a graph loaded from the binary format is used in place without a copy.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -26,6 +30,16 @@ class Array {
   const T* end() const { return data_ + size_; }
   // True when the elements live in a mapped file rather than in memory this array owns.
   bool mapped() const { return keep_ != nullptr; }
+  // Mapped arrays only: drops their pages from the process's resident set. The file stays mapped
+  // (read-only, private) and a later read faults the pages back in, so this is safe at any time;
+  // it is for data read once, e.g. the adjacency after a trainer built its own CSR.
+  void release_pages() const {
+    if (!mapped() || size_ == 0) return;
+    const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const uintptr_t b = reinterpret_cast<uintptr_t>(data_) & ~(page - 1);
+    const uintptr_t e = (reinterpret_cast<uintptr_t>(data_ + size_) + page - 1) & ~(page - 1);
+    ::madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
+  }
 
  private:
   std::shared_ptr<std::vector<T>> owned_;

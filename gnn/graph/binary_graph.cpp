@@ -42,6 +42,8 @@ struct Mapping {
 }  // namespace
 
 void write_binary_graph(const Graph& g, const fs::path& file) {
+  if (g.multi_label())
+    throw InputError("graph '" + g.name + "' is multi-label: the .mlsg format holds one label per node");
   Header h{};
   std::memcpy(h.magic, kMagic, 8);
   h.version = 1;

@@ -48,6 +48,8 @@ void Graph::validate(const std::string& source) const {
     if (labels[v] < -1 || labels[v] >= num_classes)
       throw InputError(fmt::format("{}: label {} of node {} outside [0, {})", source, labels[v], v, num_classes));
   if (split.size() != static_cast<size_t>(num_nodes)) throw InputError(source + ": need one split entry per node");
+  if (multi_label() && multi_labels.size() != static_cast<size_t>(num_nodes * num_classes))
+    throw InputError(source + ": multi-label matrix size does not match nodes x classes");
 }
 
 void build_symmetric_csr(int64_t n, const std::vector<std::pair<int32_t, int32_t>>& edges, Graph& g) {

@@ -22,9 +22,13 @@ struct Graph {
   int32_t num_classes = 0;
   Array<int32_t> labels;  // -1 = unlabeled
   Array<uint8_t> split;   // Split values
+  // Multi-label graphs (text meta.txt `multilabel 1`): nodes x num_classes, 1 = the node has the
+  // class; labels[v] is then 0 for labeled nodes and -1 otherwise. Empty for single-label graphs.
+  Array<uint8_t> multi_labels;
 
   int64_t num_edges() const { return static_cast<int64_t>(indices.size()); }  // directed entries
   int64_t degree(int64_t v) const { return indptr[v + 1] - indptr[v]; }
+  bool multi_label() const { return !multi_labels.empty(); }
   int64_t count(Split s) const;
   // A 64-bit fingerprint of structure + shape; keys partition caches.
   uint64_t fingerprint() const;

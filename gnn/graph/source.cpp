@@ -59,6 +59,7 @@ Graph load_file(const GnnOptions& o, uint64_t) {
     }
   }
   Graph g = load_graph_path(p, o.ogb_scheme);
+  if (g.multi_label()) return g;  // the binary format holds one label per node
   try {
     write_binary_graph(g, bin);
     log::info("graph: wrote binary copy {}", bin.string());

@@ -93,13 +93,27 @@ Graph load_text_graph(const fs::path& dir) {
     std::string text = must_read(p);
     LineReader r(p.string(), text);
     std::vector<int32_t> y(static_cast<size_t>(n), -1);
+    // Multi-label: `node c1 c2 ...` (the node's classes, possibly none; a listed node is labeled).
+    const bool multi = meta.count("multilabel") && meta["multilabel"] == "1";
+    std::vector<uint8_t> ym(multi ? static_cast<size_t>(n * g.num_classes) : 0, 0);
     while (r.next()) {
-      int64_t v = r.integer("node id"), c = r.integer("class");
+      int64_t v = r.integer("node id");
       if (v < 0 || v >= n) r.fail(fmt::format("node id {} out of range [0, {})", v, n));
+      if (multi) {
+        y[v] = 0;
+        while (!r.at_end()) {
+          int64_t c = r.integer("class");
+          if (c < 0 || c >= g.num_classes) r.fail(fmt::format("class {} outside the {} classes", c, g.num_classes));
+          ym[static_cast<size_t>(v * g.num_classes + c)] = 1;
+        }
+        continue;
+      }
+      int64_t c = r.integer("class");
       if (c < -1 || c >= g.num_classes) r.fail(fmt::format("label {} outside the {} classes (-1 = unlabeled)", c, g.num_classes));
       y[v] = static_cast<int32_t>(c);
     }
     g.labels = Array<int32_t>(std::move(y));
+    if (multi) g.multi_labels = Array<uint8_t>(std::move(ym));
   }
   {
     fs::path p = dir / "split.txt";

@@ -1,5 +1,6 @@
 #include "gnn/model/layers.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/kernels/kernels.hpp"
@@ -28,56 +29,100 @@ Param make_param(DeviceContext& ctx, const std::string& name, int64_t rows, int6
 
 static float glorot(int in, int out) { return std::sqrt(6.0f / static_cast<float>(in + out)); }
 
+namespace {
+
+// Graph dropout's keep test: a 24-bit uniform from a per-row key (seed, global id) and a cheap
+// per-column mix, so a node's mask is the same whichever worker owns it. A zero input counts as
+// dropped: its gradient is not needed (raw features) or already zero (ReLU outputs), and the hash
+// is skipped for sparse rows.
+inline uint32_t drop_threshold(float p) { return static_cast<uint32_t>(static_cast<double>(p) * 16777216.0); }
+inline uint32_t drop_row_key(uint64_t seed, int32_t gid) {
+  return static_cast<uint32_t>(hash_key(seed, static_cast<uint64_t>(gid)) >> 32);
+}
+inline bool drop_keep(uint32_t key, int64_t c, uint32_t threshold) {
+  uint32_t h = key ^ (static_cast<uint32_t>(c) * 0x9E3779B9u);
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return (h >> 8) >= threshold;
+}
+
+// One row of f values: y = src * scale where the input row x keeps the column, else 0 (forward:
+// src = x; backward: src = y = the gradient). Written so the compiler vectorizes the hash
+// (AVX-512 / AVX2 clones picked at run time; the build itself targets baseline x86-64).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void dropout_row(const float* x, const float* src, float* y,
+                                                                               int64_t f, uint32_t key,
+                                                                               uint32_t threshold, float scale) {
+  for (int64_t c = 0; c < f; ++c) {
+    const bool keep = (x[c] != 0.0f) & drop_keep(key, c, threshold);
+    y[c] = keep ? src[c] * scale : 0.0f;
+  }
+}
+
+// Rows [r0, r1) of x [*, f] dropped into out (row r at out + (r - r0) * f); mask likewise when given.
+void dropout_rows(const float* x, float* out, uint8_t* mask, int64_t r0, int64_t r1, int64_t f, float p, uint64_t seed,
+                  const int32_t* gids) {
+  const float scale = 1.0f / (1.0f - p);
+  const uint32_t threshold = drop_threshold(p);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = r0; i < r1; ++i) {
+    const uint32_t key = drop_row_key(seed, gids[i]);
+    float* yo = out + (i - r0) * f;
+    dropout_row(x + i * f, x + i * f, yo, f, key, threshold, scale);
+    if (mask)
+      for (int64_t c = 0; c < f; ++c) mask[(i - r0) * f + c] = yo[c] != 0.0f;
+  }
+}
+
+// g[r, :] *= keep / (1 - p) for rows [0, n), the mask regenerated from x and the seed.
+void dropout_grad_rows(const float* x, float* g, int64_t n, int64_t f, float p, uint64_t seed, const int32_t* gids) {
+  const float scale = 1.0f / (1.0f - p);
+  const uint32_t threshold = drop_threshold(p);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) dropout_row(x + i * f, g + i * f, g + i * f, f, drop_row_key(seed, gids[i]), threshold, scale);
+}
+
+}  // namespace
+
 void graph_dropout(DeviceContext& ctx, const Tensor& x, const Tensor& out, const Tensor& mask, float p, uint64_t seed,
                    const std::vector<int32_t>& gids) {
   if (ctx.is_cuda()) {
     k::dropout(ctx, x, out, mask, p, seed);
     return;
   }
-  const int64_t n = x.rows(), f = x.row_numel();
-  const float* xi = x.data<float>();
-  float* yo = out.data<float>();
-  uint8_t* m = mask.data<uint8_t>();
-  const float scale = 1.0f / (1.0f - p);
-  // 24-bit uniforms from a per-row key (seed, global id) and a cheap per-column mix: the mask of a
-  // node is the same whichever worker owns it.
-  const uint32_t threshold = static_cast<uint32_t>(static_cast<double>(p) * 16777216.0);
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t key = static_cast<uint32_t>(hash_key(seed, static_cast<uint64_t>(gids[i])) >> 32);
-    for (int64_t c = 0; c < f; ++c) {
-      // A zero input stays zero whatever the mask; its gradient is not needed (raw features) or
-      // already zero (ReLU outputs), so skip the hash for sparse rows.
-      if (xi[i * f + c] == 0.0f) {
-        m[i * f + c] = 0;
-        yo[i * f + c] = 0.0f;
-        continue;
-      }
-      uint32_t h = key ^ (static_cast<uint32_t>(c) * 0x9E3779B9u);
-      h ^= h >> 16;
-      h *= 0x85ebca6bu;
-      h ^= h >> 13;
-      h *= 0xc2b2ae35u;
-      h ^= h >> 16;
-      const bool keep = (h >> 8) >= threshold;
-      m[i * f + c] = keep;
-      yo[i * f + c] = keep ? xi[i * f + c] * scale : 0.0f;
-    }
-  }
+  dropout_rows(x.data<float>(), out.data<float>(), mask.defined() ? mask.data<uint8_t>() : nullptr, 0, x.rows(),
+               x.row_numel(), p, seed, gids.data());
 }
 
 namespace {
 
-// Dropout on a layer's input, remembered for the backward. A sparse input (env.sparse_x, layer 0)
-// keeps its CSR and drops nonzeros: values_d = values * keep / (1 - p).
+// Rows per block of the fused dropout products: a dropped block (about 8 MiB) stays in the
+// last-level cache between being formed and being multiplied.
+int64_t block_rows(int64_t f) { return std::clamp<int64_t>((int64_t{1} << 21) / std::max<int64_t>(f, 1), 64, 16384); }
+
+// Dropout on a layer's input. On the host nothing is stored: the mask is a function of (seed,
+// global id, column) and of the input, so the dropped input is formed a block of rows at a time
+// inside the products that use it (drop(H) W, drop(H)^T G, and (G W^T) * keep for the input
+// gradient, where a block's keep is "dropped value != 0") and never held whole. On cuda the
+// dropped input and the u8 mask are kept (the device kernel's stream). A sparse input
+// (env.sparse_x, layer 0) keeps its CSR and drops nonzeros: values_d = values * keep / (1 - p).
 struct DropIn {
-  Tensor hd, mask;
+  Tensor in, hd, mask;  // in: the undropped input; hd, mask: kept dropped input and mask (cuda)
+  float p = 0;
+  uint64_t seed = 0;
+  const int32_t* gids = nullptr;
   bool active = false;
   Csr sx;  // sparse input with dropped values (sx.rows == 0: dense)
-  Tensor apply(ForwardEnv& env, const Tensor& h, float p, int slot) {
+
+  void begin(ForwardEnv& env, const Tensor& h, float prob, int slot) {
+    *this = DropIn();
+    p = prob;
+    seed = hash_key(env.dropout_seed, static_cast<uint64_t>(slot));
+    gids = env.lg.global_ids.data();
     if (!h.defined() && env.sparse_x) {
       sx = *env.sparse_x;
-      active = false;
       if (env.train && p > 0) {
         const int64_t nnz = sx.nnz();
         Tensor vals = Tensor::empty({nnz}, DType::f32, env.ctx);
@@ -85,7 +130,6 @@ struct DropIn {
         const int64_t* rp = sx.row_ptr.data<int64_t>();
         const int32_t* col = sx.col.data<int32_t>();
         float* out = vals.data<float>();
-        const uint64_t seed = hash_key(env.dropout_seed, static_cast<uint64_t>(slot));
         const float scale = 1.0f / (1.0f - p);
 #pragma omp parallel for schedule(static)
         for (int64_t r = 0; r < sx.rows; ++r)
@@ -95,21 +139,78 @@ struct DropIn {
           }
         sx.values = vals;
       }
+      return;
+    }
+    in = h;
+    active = env.train && p > 0;
+    if (active && env.ctx.is_cuda()) {
+      hd = Tensor::empty(h.shape(), DType::f32, env.ctx);
+      mask = Tensor::empty(h.shape(), DType::u8, env.ctx);
+      graph_dropout(env.ctx, h, hd, mask, p, seed, env.lg.global_ids);
+    }
+  }
+  bool regenerated() const { return active && !hd.defined(); }
+  // The dense dropped input whole (a new tensor when regenerated).
+  Tensor dropped(ForwardEnv& env) const {
+    if (!regenerated()) return active ? hd : in;
+    Tensor t = Tensor::empty(in.shape(), DType::f32, env.ctx);
+    dropout_rows(in.data<float>(), t.data<float>(), nullptr, 0, in.rows(), in.row_numel(), p, seed, gids);
+    return t;
+  }
+  // out = drop(in) w + beta * out.
+  void matmul(ForwardEnv& env, const Tensor& w, const Tensor& out, float beta = 0.0f) const {
+    if (sx.rows) return k::spmm(env.ctx, sx, w, out, Tensor(), beta);
+    if (!regenerated()) return k::gemm(env.ctx, active ? hd : in, false, w, false, out, 1.0f, beta);
+    const int64_t n = in.rows(), f = in.row_numel(), b = block_rows(f);
+    if (n == 0) return;
+    Tensor s = Tensor::empty({std::min(b, n), f}, DType::f32, env.ctx);
+    for (int64_t r0 = 0; r0 < n; r0 += b) {
+      const int64_t r1 = std::min(n, r0 + b);
+      dropout_rows(in.data<float>(), s.data<float>(), nullptr, r0, r1, f, p, seed, gids);
+      k::gemm(env.ctx, s.rows(0, r1 - r0), false, w, false, out.rows(r0, r1), 1.0f, beta);
+    }
+  }
+  // w.grad += drop(in)^T g; with need_input_grad returns the input gradient (g w^T) * keep / (1 - p).
+  Tensor backward(ForwardEnv& env, const Tensor& g, Param& w, bool need_input_grad) const {
+    if (sx.rows) {
+      // Explicit edge values: the cached transpose holds the undropped values.
+      k::spmm_t(env.ctx, sx, g, w.grad, sx.values, 1.0f);
       return Tensor();
     }
-    sx = Csr();
-    active = env.train && p > 0;
-    if (!active) return hd = h;
-    hd = Tensor::empty(h.shape(), DType::f32, env.ctx);
-    mask = Tensor::empty(h.shape(), DType::u8, env.ctx);
-    graph_dropout(env.ctx, h, hd, mask, p, hash_key(env.dropout_seed, static_cast<uint64_t>(slot)), env.lg.global_ids);
-    return hd;
+    Tensor gin = need_input_grad ? Tensor::empty({g.rows(), w.value.dim(0)}, DType::f32, env.ctx) : Tensor();
+    if (!regenerated()) {
+      k::gemm(env.ctx, active ? hd : in, true, g, false, w.grad, 1.0f, 1.0f);
+      if (need_input_grad) {
+        k::gemm(env.ctx, g, false, w.value, true, gin);
+        if (active) k::dropout_backward(env.ctx, gin, mask, p, gin);
+      }
+      return gin;
+    }
+    const int64_t n = in.rows(), f = in.row_numel(), b = block_rows(f);
+    if (n == 0) return gin;
+    Tensor s = Tensor::empty({std::min(b, n), f}, DType::f32, env.ctx);
+    const float scale = 1.0f / (1.0f - p);
+    for (int64_t r0 = 0; r0 < n; r0 += b) {
+      const int64_t r1 = std::min(n, r0 + b);
+      Tensor blk = s.rows(0, r1 - r0);
+      dropout_rows(in.data<float>(), blk.data<float>(), nullptr, r0, r1, f, p, seed, gids);
+      k::gemm(env.ctx, blk, true, g.rows(r0, r1), false, w.grad, 1.0f, 1.0f);
+      if (!need_input_grad) continue;
+      Tensor gi = gin.rows(r0, r1);
+      k::gemm(env.ctx, g.rows(r0, r1), false, w.value, true, gi);
+      const float* d = blk.data<float>();
+      float* o = gi.data<float>();
+      const int64_t cnt = (r1 - r0) * f;
+#pragma omp parallel for schedule(static)
+      for (int64_t i = 0; i < cnt; ++i) o[i] = d[i] != 0.0f ? o[i] * scale : 0.0f;
+    }
+    return gin;
   }
-  Tensor back(ForwardEnv& env, const Tensor& g, float p) {
-    if (!active) return g;
-    Tensor out = Tensor::empty(g.shape(), DType::f32, env.ctx);
-    k::dropout_backward(env.ctx, g, mask, p, out);
-    return out;
+  // g *= keep / (1 - p) in place (g: the gradient w.r.t. the dropped input).
+  void back_inplace(ForwardEnv& env, const Tensor& g) const {
+    if (!active) return;
+    if (!regenerated()) return k::dropout_backward(env.ctx, g, mask, p, g);
+    dropout_grad_rows(in.data<float>(), g.data<float>(), g.rows(), g.row_numel(), p, seed, gids);
   }
 };
 
@@ -117,18 +218,6 @@ Tensor exchange(ForwardEnv& env, int slot, const Tensor& t) {
   return env.exact ? env.ex.forward_exact(t) : env.ex.forward(slot, t);
 }
 
-Tensor matmul(ForwardEnv& env, const Tensor& a, const Tensor& w) {
-  Tensor y = Tensor::empty({a.rows(), w.dim(1)}, DType::f32, env.ctx);
-  k::gemm(env.ctx, a, false, w, false, y);
-  return y;
-}
-// The layer input (dense, or the dropped sparse features) times w.
-Tensor matmul_in(ForwardEnv& env, const DropIn& d, const Tensor& w) {
-  if (d.sx.rows == 0) return matmul(env, d.hd, w);
-  Tensor y = Tensor::empty({d.sx.rows, w.dim(1)}, DType::f32, env.ctx);
-  k::spmm(env.ctx, d.sx, w, y);
-  return y;
-}
 Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w) {  // g W^T
   Tensor y = Tensor::empty({g.rows(), w.dim(0)}, DType::f32, env.ctx);
   k::gemm(env.ctx, g, false, w, true, y);
@@ -137,11 +226,8 @@ Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w) {  // g W^T
 void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, Param& w) {  // += x^T g
   k::gemm(env.ctx, x, true, g, false, w.grad, 1.0f, 1.0f);
 }
-void acc_weight_grad_in(ForwardEnv& env, const DropIn& d, const Tensor& g, Param& w) {
-  if (d.sx.rows == 0) return acc_weight_grad(env, d.hd, g, w);
-  // Explicit edge values: the cached transpose holds the undropped values.
-  k::spmm_t(env.ctx, d.sx, g, w.grad, d.sx.values, 1.0f);
-}
+// Rows of the layer input (dense or sparse).
+int64_t input_rows(const DropIn& d) { return d.sx.rows ? d.sx.rows : d.in.rows(); }
 
 // GCN: Y = A_hat dropout(H) W + b. Exchanges the narrower side: W first when out < in.
 class GcnLayer final : public Layer {
@@ -152,17 +238,19 @@ class GcnLayer final : public Layer {
     params_.push_back(make_param(ctx, "gcn" + std::to_string(slot) + ".b", 1, out, 0, seed, false));
   }
   Tensor forward(ForwardEnv& env, const Tensor& h) override {
-    Tensor hd = drop_.apply(env, h, p_, slot_);
+    drop_.begin(env, h, p_, slot_);
     Tensor y = Tensor::empty({env.lg.owned, out_}, DType::f32, env.ctx);
     if (precomputed_) {
-      k::gemm(env.ctx, hd, false, params_[0].value, false, y);
+      drop_.matmul(env, params_[0].value, y);
     } else if (transform_first_ || drop_.sx.rows) {
-      Tensor t = matmul_in(env, drop_, params_[0].value);
+      Tensor t = Tensor::empty({input_rows(drop_), out_}, DType::f32, env.ctx);
+      drop_.matmul(env, params_[0].value, t);
       k::spmm(env.ctx, env.lg.gcn, exchange(env, slot_, t), y);
     } else {
-      Tensor ext = exchange(env, slot_, hd);
+      Tensor ext = exchange(env, slot_, drop_.dropped(env));
       z_ = Tensor::empty({h.rows(), in_}, DType::f32, env.ctx);
       k::spmm(env.ctx, env.lg.gcn, ext, z_);
+      ext = Tensor();
       k::gemm(env.ctx, z_, false, params_[0].value, false, y);
     }
     k::add_row_vector(env.ctx, y, params_[1].value, y);
@@ -173,24 +261,25 @@ class GcnLayer final : public Layer {
     k::col_sum(env.ctx, gy, b.grad, 1.0f);
     Tensor ghd;
     if (precomputed_) {
-      acc_weight_grad(env, drop_.hd, gy, w);
-      if (need_input_grad) ghd = matmul_t(env, gy, w.value);
+      ghd = drop_.backward(env, gy, w, need_input_grad);
     } else if (transform_first_ || drop_.sx.rows) {
       Tensor gt_ext = Tensor::empty({env.lg.local, out_}, DType::f32, env.ctx);
       k::spmm_t(env.ctx, env.lg.gcn, gy, gt_ext);
       Tensor gt = env.ex.backward(slot_, gt_ext);
-      acc_weight_grad_in(env, drop_, gt, w);
-      if (need_input_grad) ghd = matmul_t(env, gt, w.value);
+      gt_ext = Tensor();
+      ghd = drop_.backward(env, gt, w, need_input_grad);
     } else {
       acc_weight_grad(env, z_, gy, w);
-      if (!need_input_grad) return Tensor();
-      Tensor gz = matmul_t(env, gy, w.value);
-      Tensor g_ext = Tensor::empty({env.lg.local, in_}, DType::f32, env.ctx);
-      k::spmm_t(env.ctx, env.lg.gcn, gz, g_ext);
-      ghd = env.ex.backward(slot_, g_ext);
+      z_ = Tensor();
+      if (need_input_grad) {
+        Tensor g_ext = Tensor::empty({env.lg.local, in_}, DType::f32, env.ctx);
+        k::spmm_t(env.ctx, env.lg.gcn, matmul_t(env, gy, w.value), g_ext);
+        ghd = env.ex.backward(slot_, g_ext);
+        drop_.back_inplace(env, ghd);
+      }
     }
-    if (!need_input_grad) return Tensor();
-    return drop_.back(env, ghd, p_);
+    clear();  // one backward per forward: release the input and caches now
+    return ghd;
   }
 
  private:
@@ -218,15 +307,18 @@ class SageLayer final : public Layer {
     params_.push_back(make_param(ctx, n + ".b", 1, out, 0, seed, false));
   }
   Tensor forward(ForwardEnv& env, const Tensor& h) override {
-    Tensor hd = drop_.apply(env, h, p_, slot_);
-    Tensor y = matmul_in(env, drop_, params_[0].value);
+    drop_.begin(env, h, p_, slot_);
+    Tensor y = Tensor::empty({input_rows(drop_), out_}, DType::f32, env.ctx);
+    drop_.matmul(env, params_[0].value, y);
     if (transform_first_ || drop_.sx.rows) {
-      Tensor t = matmul_in(env, drop_, params_[1].value);
+      Tensor t = Tensor::empty({input_rows(drop_), out_}, DType::f32, env.ctx);
+      drop_.matmul(env, params_[1].value, t);
       k::spmm(env.ctx, env.lg.mean, exchange(env, slot_, t), y, Tensor(), 1.0f);
     } else {
-      Tensor ext = exchange(env, slot_, hd);
+      Tensor ext = exchange(env, slot_, drop_.dropped(env));
       agg_ = Tensor::empty({h.rows(), in_}, DType::f32, env.ctx);
       k::spmm(env.ctx, env.lg.mean, ext, agg_);
+      ext = Tensor();
       k::gemm(env.ctx, agg_, false, params_[1].value, false, y, 1.0f, 1.0f);
     }
     k::add_row_vector(env.ctx, y, params_[2].value, y);
@@ -235,27 +327,29 @@ class SageLayer final : public Layer {
   Tensor backward(ForwardEnv& env, const Tensor& gy, bool need_input_grad) override {
     Param &ws = params_[0], &wn = params_[1], &b = params_[2];
     k::col_sum(env.ctx, gy, b.grad, 1.0f);
-    acc_weight_grad_in(env, drop_, gy, ws);
     Tensor ghd;
     if (transform_first_ || drop_.sx.rows) {
       Tensor gt_ext = Tensor::empty({env.lg.local, out_}, DType::f32, env.ctx);
       k::spmm_t(env.ctx, env.lg.mean, gy, gt_ext);
       Tensor gt = env.ex.backward(slot_, gt_ext);
-      acc_weight_grad_in(env, drop_, gt, wn);
-      if (!need_input_grad) return Tensor();
-      ghd = matmul_t(env, gt, wn.value);
+      gt_ext = Tensor();
+      ghd = drop_.backward(env, gt, wn, need_input_grad);
+      Tensor gself = drop_.backward(env, gy, ws, need_input_grad);
+      if (need_input_grad) k::add(env.ctx, ghd, gself, ghd);
     } else {
       acc_weight_grad(env, agg_, gy, wn);
-      if (!need_input_grad) return Tensor();
-      Tensor gagg = matmul_t(env, gy, wn.value);
-      Tensor g_ext = Tensor::empty({env.lg.local, in_}, DType::f32, env.ctx);
-      k::spmm_t(env.ctx, env.lg.mean, gagg, g_ext);
-      ghd = env.ex.backward(slot_, g_ext);
+      agg_ = Tensor();
+      drop_.backward(env, gy, ws, false);
+      if (need_input_grad) {
+        Tensor g_ext = Tensor::empty({env.lg.local, in_}, DType::f32, env.ctx);
+        k::spmm_t(env.ctx, env.lg.mean, matmul_t(env, gy, wn.value), g_ext);
+        ghd = env.ex.backward(slot_, g_ext);
+        k::gemm(env.ctx, gy, false, ws.value, true, ghd, 1.0f, 1.0f);
+        drop_.back_inplace(env, ghd);
+      }
     }
-    Tensor gself = Tensor::empty(ghd.shape(), DType::f32, env.ctx);
-    k::gemm(env.ctx, gy, false, ws.value, true, gself);
-    k::add(env.ctx, ghd, gself, ghd);
-    return drop_.back(env, ghd, p_);
+    clear();
+    return ghd;
   }
 
  private:
@@ -298,8 +392,9 @@ class GatLayer final : public Layer {
     return s;
   }
   Tensor forward(ForwardEnv& env, const Tensor& h) override {
-    Tensor hd = drop_.apply(env, h, p_, slot_);
-    Tensor t = matmul(env, hd, params_[0].value);
+    drop_.begin(env, h, p_, slot_);
+    Tensor t = Tensor::empty({h.rows(), params_[0].value.dim(1)}, DType::f32, env.ctx);
+    drop_.matmul(env, params_[0].value, t);
     t_ext_ = exchange(env, slot_, t);
     const Csr& a = env.lg.att;
     Tensor el = head_dot(env, t, params_[1].value), er = head_dot(env, t_ext_, params_[2].value);
@@ -334,9 +429,10 @@ class GatLayer final : public Layer {
     add_head_outer(env, gel, al, t_own_, gt_ext.rows(0, a.rows));
     add_head_outer(env, ger, ar, t_ext_, gt_ext);
     Tensor gt = env.ex.backward(slot_, gt_ext);
-    acc_weight_grad(env, drop_.hd, gt, w);
-    if (!need_input_grad) return Tensor();
-    return drop_.back(env, matmul_t(env, gt, w.value), p_);
+    gt_ext = Tensor();
+    Tensor ghd = drop_.backward(env, gt, w, need_input_grad);
+    clear();
+    return ghd;
   }
 
  private:

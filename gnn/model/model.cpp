@@ -63,8 +63,9 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
     Tensor y = layers_[l]->forward(env, h);
     if (l == cfg_.layers - 1) return y;
     Hidden& hs = hidden_[l];
-    hs.in = h;
-    hs.pre = y;
+    const bool skip = cfg_.residual && h.shape() == y.shape();
+    hs.in = skip ? h : Tensor();  // only the skip path needs the layer input
+    hs.pre = gat || cfg_.layer_norm ? y : Tensor();
     Tensor z = y;
     if (cfg_.layer_norm) {
       hs.normed = Tensor::empty(y.shape(), DType::f32, env.ctx);
@@ -73,10 +74,15 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
       k::layer_norm(env.ctx, y, hs.gamma->value, hs.beta->value, 1e-5f, hs.normed, hs.mean, hs.rstd);
       z = hs.normed;
     }
-    hs.act = Tensor::empty(z.shape(), DType::f32, env.ctx);
-    if (gat) k::elu(env.ctx, z, hs.act);
-    else k::relu(env.ctx, z, hs.act);
-    if (cfg_.residual && h.shape() == hs.act.shape()) {
+    if (gat) {
+      hs.act = Tensor::empty(z.shape(), DType::f32, env.ctx);
+      k::elu(env.ctx, z, hs.act);  // its backward needs z
+    } else {
+      k::relu(env.ctx, z, z);  // in place: relu_backward reads the output
+      hs.act = z;
+      if (cfg_.layer_norm) hs.normed = Tensor();
+    }
+    if (skip) {
       Tensor r = Tensor::empty(z.shape(), DType::f32, env.ctx);
       k::add(env.ctx, hs.act, h, r);
       h = r;
@@ -92,20 +98,24 @@ void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
   const bool gat = cfg_.arch == "gat";
   for (int l = cfg_.layers - 1; l >= 0; --l) {
     Tensor gin = layers_[l]->backward(env, g, l > 0);
+    g = Tensor();
     if (l == 0) break;
     if (skip.defined()) k::add(env.ctx, gin, skip, gin);  // gradient of h_l along the skip path
     Hidden& hs = hidden_[l - 1];
-    Tensor z = cfg_.layer_norm ? hs.normed : hs.pre;
-    Tensor gz = Tensor::empty(z.shape(), DType::f32, env.ctx);
-    if (gat) k::elu_backward(env.ctx, z, gin, gz);
+    // h_l = act(...) + h_{l-1} with residuals: h_{l-1} also receives h_l's full gradient, so gin
+    // is kept; otherwise the activation's backward runs in place.
+    const bool keep = cfg_.residual && hs.in.defined();
+    Tensor gz = keep ? Tensor::empty(gin.shape(), DType::f32, env.ctx) : gin;
+    if (gat) k::elu_backward(env.ctx, cfg_.layer_norm ? hs.normed : hs.pre, gin, gz);
     else k::relu_backward(env.ctx, hs.act, gin, gz);
     Tensor gpre = gz;
     if (cfg_.layer_norm) {
-      gpre = Tensor::empty(z.shape(), DType::f32, env.ctx);
+      gpre = Tensor::empty(gz.shape(), DType::f32, env.ctx);
       k::layer_norm_backward(env.ctx, hs.pre, hs.gamma->value, hs.mean, hs.rstd, gz, gpre, hs.gamma->grad, hs.beta->grad);
     }
-    // h_l = act(...) + h_{l-1} with residuals: h_{l-1} also receives h_l's full gradient.
-    skip = cfg_.residual && hs.in.shape() == hs.act.shape() ? gin : Tensor();
+    skip = keep ? gin : Tensor();
+    gin = gz = Tensor();
+    hs.in = hs.pre = hs.normed = hs.mean = hs.rstd = hs.act = Tensor();  // done with this layer's activations
     g = gpre;
   }
 }

@@ -6,9 +6,9 @@ namespace mlsys::gnn {
 
 struct EpochStats {
   double compute_s = 0;  // kernels (forward, backward, optimizer)
-  double quant_s = 0;    // encoding halo blocks (inside starting an exchange)
+  double quant_s = 0;    // encoding halo blocks (starting an exchange), receiving and decoding arrived ones
   double comm_s = 0;     // link-model seconds when modeled, else measured exchange time
-  double wait_s = 0;     // measured: blocked waiting for halo data / gradients
+  double wait_s = 0;     // measured: blocked on halo data / gradients that had not arrived yet
   double reduce_s = 0;   // weight-gradient all-reduce (fp32)
   uint64_t raw_bytes = 0, wire_bytes = 0;  // halo traffic sent by this worker
   uint64_t reduce_bytes = 0;

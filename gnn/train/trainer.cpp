@@ -46,6 +46,19 @@ void all_reduce_tensor(comm::Communicator& c, const Tensor& t) {
   t.copy_from(h);
 }
 
+// Multi-label loss: every (node, class) pair is a binary task, and a 2-way softmax over (0, z) is
+// the logistic loss of z, so the core cross-entropy kernel serves (mean over the masked pairs).
+// select = [[0, 1]] turns the logits column z into rows (0, z) and picks d/dz back out.
+float multi_label_loss(DeviceContext& ctx, const Tensor& logits, const Tensor& labels, const Tensor& mask,
+                       const Tensor& select, const Tensor& grad) {
+  const int64_t pairs = logits.numel();
+  Tensor two = Tensor::empty({pairs, 2}, DType::f32, ctx), g2 = Tensor::empty({pairs, 2}, DType::f32, ctx);
+  k::gemm(ctx, logits.reshape({pairs, 1}), false, select, false, two);
+  const float loss = k::cross_entropy(ctx, two, labels, mask, g2);
+  k::gemm(ctx, g2, false, select, true, grad.reshape({pairs, 1}));
+  return loss;
+}
+
 Json record_json(const EpochRecord& r) {
   Json a = Json::array();
   for (double v : {double(r.epoch), r.loss, r.train_acc, r.val_acc, r.test_acc, r.epoch_s, r.mean.compute_s, r.mean.quant_s,
@@ -104,6 +117,12 @@ struct Worker {
     plan.indices = {};
     plan.indptr = {};
     plan.degree = {};
+    // The only worker in this process: a memory-mapped graph's adjacency is not read again.
+    const bool alone = parts == 1 || s.comm.backend != "inproc";
+    if (alone) {
+      g.indices.release_pages();
+      g.indptr.release_pages();
+    }
     const int64_t own = plan.num_owned(), f = g.feature_dim;
 
     // Inputs of the owned rows (and, for a precomputed first layer, A_hat X over owned + halo).
@@ -137,12 +156,15 @@ struct Worker {
       }
       x = Tensor::empty({own, f}, DType::f32, ctx);
       k::spmm(ctx, lg.gcn, ext.to(ctx), x);
+      ext = Tensor();
+      if (alone) g.features.release_pages();  // only A_hat X is read from now on
     } else if (in_place) {
       x = Tensor::wrap(const_cast<float*>(g.features.data()), {own, f}, DType::f32);
     } else {
       Tensor h = Tensor::empty({own, f});
       gather_features(plan.owned, h, 0);
       x = h.to(ctx);
+      if (alone) g.features.release_pages();
     }
     // Mostly-zero raw features (bag of words) stay sparse: layer 0 then costs O(nnz), not O(N F).
     Csr x_sparse;
@@ -182,6 +204,22 @@ struct Worker {
       }
     }
     Tensor labels = Tensor::from_vector(y).to(ctx);
+    // Multi-label graphs: one 0/1 label and one train-mask entry per (owned node, class) pair.
+    const bool multi = g.multi_label();
+    const int64_t classes = g.num_classes;
+    Tensor pair_labels, pair_train, pair_select;
+    if (multi) {
+      std::vector<int32_t> yl(static_cast<size_t>(own * classes));
+      std::vector<uint8_t> tm(yl.size());
+      for (int64_t i = 0; i < own; ++i)
+        for (int64_t cl = 0; cl < classes; ++cl) {
+          yl[i * classes + cl] = g.multi_labels[static_cast<int64_t>(plan.owned[i]) * classes + cl];
+          tm[i * classes + cl] = masks[0][i];
+        }
+      pair_labels = Tensor::from_vector(yl).to(ctx);
+      pair_train = Tensor::from_vector(tm).to(ctx);
+      pair_select = Tensor::from_vector(std::vector<float>{0.0f, 1.0f}, {1, 2}).to(ctx);
+    }
     Tensor mask_t[3];
     for (int i = 0; i < 3; ++i) mask_t[i] = Tensor::from_vector(masks[i]).to(ctx);
     int64_t total[3];
@@ -284,11 +322,13 @@ struct Worker {
       span("forward", t);
       t = now_s();
       Tensor grad = Tensor::empty(logits.shape(), DType::f32, ctx);
-      float loss_local = k::cross_entropy(ctx, logits, labels, mask_t[0], grad);
+      float loss_local = multi ? multi_label_loss(ctx, logits, pair_labels, pair_train, pair_select, grad)
+                               : k::cross_entropy(ctx, logits, labels, mask_t[0], grad);
       // The kernel averages over this worker's train rows; rescale to the global mean.
       const float w = static_cast<float>(local_count[0]) / static_cast<float>(total[0]);
       k::scale(ctx, grad, w, grad);
       model.backward(env, grad);
+      logits = grad = Tensor();  // back to the pool before the all-reduce and any evaluation pass
       span("backward", t);
       t = now_s();
       if (parts > 1)
@@ -344,11 +384,34 @@ struct Worker {
         model.clear();
         ForwardEnv ev{ctx, ex, lg, false, true, 0, x_sparse.rows ? &x_sparse : nullptr};
         Tensor out = model.forward(ev, x);
-        int64_t correct[3];
-        for (int i = 0; i < 3; ++i) correct[i] = k::count_correct(ctx, out, labels, mask_t[i]);
-        if (parts > 1) c.all_reduce(correct, 3, comm::DType::i64);
         double* acc[3] = {&rec.train_acc, &rec.val_acc, &rec.test_acc};
-        for (int i = 0; i < 3; ++i) *acc[i] = total[i] ? double(correct[i]) / double(total[i]) : -1;
+        if (multi) {
+          // F1-micro over the (node, class) pairs of each split, predicting the class when z > 0:
+          // per split true positives, false positives, false negatives.
+          int64_t counts[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+          Tensor z = out.to(cpu_context());
+          for (int64_t i = 0; i < own; ++i)
+            for (int sp = 0; sp < 3; ++sp) {
+              if (!masks[sp][i]) continue;
+              for (int64_t cl = 0; cl < classes; ++cl) {
+                const bool pred = z.data<float>()[i * classes + cl] > 0.0f;
+                const bool truth = g.multi_labels[static_cast<int64_t>(plan.owned[i]) * classes + cl] != 0;
+                counts[3 * sp] += pred && truth;
+                counts[3 * sp + 1] += pred && !truth;
+                counts[3 * sp + 2] += !pred && truth;
+              }
+            }
+          if (parts > 1) c.all_reduce(counts, 9, comm::DType::i64);
+          for (int i = 0; i < 3; ++i) {
+            const int64_t denom = 2 * counts[3 * i] + counts[3 * i + 1] + counts[3 * i + 2];
+            *acc[i] = !total[i] ? -1 : denom ? double(2 * counts[3 * i]) / double(denom) : 1.0;
+          }
+        } else {
+          int64_t correct[3];
+          for (int i = 0; i < 3; ++i) correct[i] = k::count_correct(ctx, out, labels, mask_t[i]);
+          if (parts > 1) c.all_reduce(correct, 3, comm::DType::i64);
+          for (int i = 0; i < 3; ++i) *acc[i] = total[i] ? double(correct[i]) / double(total[i]) : -1;
+        }
         if (rec.val_acc > best_val) {
           best_val = rec.val_acc;
           test_at_best = rec.test_acc;

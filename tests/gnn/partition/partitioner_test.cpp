@@ -14,7 +14,7 @@ static int64_t halo_rows(const Graph& g, const std::vector<int32_t>& owner, int 
   return h;
 }
 
-TEST_CASE("every registered partitioner covers all parts; METIS communicates less than random") {
+TEST_CASE("every registered partitioner covers all parts, METIS communicates less than random") {
   Graph g = generate_sbm(gnntest::small_sbm(1500), 2);
   std::map<std::string, int64_t> volume;
   for (const auto* e : partitioner_registry().entries()) {

@@ -56,7 +56,7 @@ TEST_CASE("1-bit halo traffic at hidden 128 is >= 25x smaller than fp32 (run cou
   }
 }
 
-TEST_CASE("pipelining: epoch 0 fresh, later epochs stale; bound K forces fresh epochs") {
+TEST_CASE("pipelining: epoch 0 fresh, later epochs stale, bound K forces fresh epochs") {
   Graph g = sbm128();
   auto owner = parts_of(g, 4);
   TrainSetup s = sylvie(1, true, 12);
