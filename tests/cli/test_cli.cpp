@@ -1,6 +1,9 @@
 // Runs the real `mlsys` binary: help, exit codes and error messages, config show round trip.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <sstream>
+
 #include "core/util/strings.hpp"
 #include "tests/common/test_util.hpp"
 
@@ -11,7 +14,7 @@ bool contains(const std::string& s, const std::string& what) { return s.find(wha
 const char* kCommands[] = {"train-gnn", "simulate", "schedmate", "coopt"};
 }  // namespace
 
-TEST_CASE("cli: --help lists every command with one line each; no args is usage error") {
+TEST_CASE("cli: --help lists every command with one line each, no args is usage error") {
   auto r = run_mlsys("--help");
   CHECK(r.exit_code == 0);
   for (const char* c : kCommands) CHECK(contains(r.out, std::string("  ") + c));
@@ -165,4 +168,39 @@ TEST_CASE("cli: a run writes the same resolved config that config show prints") 
     written = written.substr(written.find('\n') + 1);  // drop the comment line
     CHECK_MESSAGE(written == show.out, c);
   }
+}
+
+// doctest_discover_tests hands each case name to CMake, which splits names at ';' into entries
+// that run nothing; this keeps every case reachable from ctest.
+TEST_CASE("test case names contain no semicolon") {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(mlsys::test::source_dir() / "tests")) {
+    if (e.path().extension() != ".cpp") continue;
+    ++files;
+    std::istringstream in(mlsys::test::read_text(e.path()));
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      auto at = line.find("TEST_CASE(\"");
+      if (at == std::string::npos) continue;
+      auto end = line.find('"', at + 11);
+      CHECK_MESSAGE(line.substr(at + 11, end - at - 11).find(';') == std::string::npos, e.path().string() << ":" << n);
+    }
+  }
+  CHECK(files > 10);
+}
+
+TEST_CASE("under an MPI launcher ranks share --out and only rank 0 writes the run's files") {
+  const std::string launcher2 = "OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=";
+  auto no_out = mlsys::test::run_shell(launcher2 + "0 " + MLSYS_BINARY + " simulate");
+  CHECK(no_out.exit_code == 2);
+  CHECK(contains(no_out.err, "give --out DIR"));
+  mlsys::test::TempDir dir("mpi_out");
+  auto rank1 = mlsys::test::run_shell(launcher2 + "1 " + MLSYS_BINARY + " simulate --out " + (dir / "run").string());
+  CHECK(rank1.exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(dir / "run" / "summary.json"));
+  CHECK_FALSE(std::filesystem::exists(dir / "run" / "config.yaml"));
+  auto rank0 = mlsys::test::run_shell(launcher2 + "0 " + MLSYS_BINARY + " simulate --out " + (dir / "run").string());
+  CHECK(rank0.exit_code == 0);
+  CHECK(std::filesystem::exists(dir / "run" / "summary.json"));
 }

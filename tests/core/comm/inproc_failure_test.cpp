@@ -136,7 +136,7 @@ TEST_CASE("comm/inproc: a request dropped without wait() still completes before 
   CHECK(ok == 3);
 }
 
-TEST_CASE("comm/factory: backends not built name their CMake option; run_ranks runs inproc ranks") {
+TEST_CASE("comm/factory: backends not built name their CMake option, run_ranks runs inproc ranks") {
   CHECK(comm::backend_available("inproc"));
   for (std::string b : {"mpi", "nccl"}) {
     if (comm::backend_available(b)) continue;

@@ -59,7 +59,7 @@ TEST_CASE("quant/registry: every codec is registered, sized and round-trips shap
 #endif
 }
 
-TEST_CASE("quant/sr: wire size is metadata + dense bits; 1-bit at F=128 is >= 25x with fp16 metadata") {
+TEST_CASE("quant/sr: wire size is metadata + dense bits, 1-bit at F=128 is >= 25x with fp16 metadata") {
   for (int bits : {1, 2, 4, 8})
     for (auto m : kMetas) {
       auto c = make("sr" + std::to_string(bits), Impl::fast, m);
@@ -161,7 +161,7 @@ TEST_CASE("quant/sr: unbiased - the mean of many decodes converges to x") {
     }
 }
 
-TEST_CASE("quant/sr: deterministic per seed; different seeds give different streams") {
+TEST_CASE("quant/sr: deterministic per seed, different seeds give different streams") {
   auto x = test::quant_matrix(8, 50, 2);
   for (int bits : {1, 4}) {
     auto c = make("sr" + std::to_string(bits), Impl::fast);

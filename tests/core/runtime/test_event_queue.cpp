@@ -34,7 +34,7 @@ TEST_CASE("event queue: 1M random events pop in (time, insertion) order") {
   CHECK(q.empty());
 }
 
-TEST_CASE("event queue: interleaved pushes and pops keep order; ties by insertion") {
+TEST_CASE("event queue: interleaved pushes and pops keep order, ties by insertion") {
   EventQueue<int> q;
   q.push(5.0, 1);
   q.push(1.0, 2);
@@ -107,7 +107,7 @@ TEST_CASE("event queue: negative and mixed-sign times order correctly") {
   CHECK(order == std::vector<int>{-7, -2, 0, 3, 5});
 }
 
-TEST_CASE("event queue: peeking does not advance time; pushes into the gap after a cancelled head") {
+TEST_CASE("event queue: peeking does not advance time, pushes into the gap after a cancelled head") {
   EventQueue<int> q;
   q.push(10.0, 1);
   CHECK(q.top_time() == 10.0);

@@ -9,7 +9,7 @@
 
 using namespace mlsys;
 
-TEST_CASE("table: CSV quoting and exact numbers; text alignment") {
+TEST_CASE("table: CSV quoting and exact numbers, text alignment") {
   Table t({"name", "value", "count"});
   t.add_row({std::string("a,b"), 0.1, int64_t{3}});
   t.add_row({std::string("say \"hi\""), 2.5, int64_t{-1}});

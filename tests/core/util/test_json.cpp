@@ -47,7 +47,7 @@ TEST_CASE("strings: nearest suggestion and edit distance") {
   CHECK(format_bytes(1536) == "1.5 KiB");
 }
 
-TEST_CASE("fs: atomic write leaves no temp file and replaces content; gz read") {
+TEST_CASE("fs: atomic write leaves no temp file and replaces content, gz read") {
   test::TempDir dir("fs");
   auto p = dir / "sub" / "f.txt";
   write_file_atomic(p, "one");

@@ -39,7 +39,7 @@ TEST_CASE("coopt quickstart: the default config runs and prints a summary") {
   CHECK(std::filesystem::exists(dir / "run/priors/strong.prior"));
 }
 
-TEST_CASE("coopt compare on an IDX folder given by path; deterministic; reusable dataset") {
+TEST_CASE("coopt compare on an IDX folder given by path, deterministic, reusable dataset") {
   test::TempDir dir("cmp");
   write_idx_fixture(dir / "idx");
   const std::string base = std::string("coopt compare") + kTiny + " --set coopt.data.source=idx --set coopt.data.dir=" +
@@ -67,7 +67,7 @@ TEST_CASE("coopt compare on an IDX folder given by path; deterministic; reusable
   CHECK(t.out.find("student cnn:2:16") != std::string::npos);
 }
 
-TEST_CASE("coopt optimize with inproc ranks matches one rank; bad configs fail clearly") {
+TEST_CASE("coopt optimize with inproc ranks matches one rank, bad configs fail clearly") {
   test::TempDir dir("ranks");
   const std::string base = std::string("coopt optimize") + kTiny + " --set coopt.data.source=synthetic";
   auto one = test::run_mlsys(base + " --out " + (dir / "one").string());

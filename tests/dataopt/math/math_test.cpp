@@ -83,7 +83,7 @@ TEST_CASE("alignment recovers a hidden linear map and reduces the error on S") {
   for (size_t i = 0; i < t.v.size(); ++i) CHECK(t.v[i] == doctest::Approx(hidden.v[i]).epsilon(1e-2));
 }
 
-TEST_CASE("alignment with an intercept recovers an affine map; leave-one-out R^2 matches refitting") {
+TEST_CASE("alignment with an intercept recovers an affine map, leave-one-out R^2 matches refitting") {
   Matrix a = random_matrix(60, 4, 3), hidden = random_matrix(4, 3, 4);
   Matrix b = matmul(a, hidden);
   for (int64_t i = 0; i < b.rows; ++i)

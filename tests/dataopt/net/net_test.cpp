@@ -79,7 +79,7 @@ TEST_CASE("losses: values and gradients") {
   CHECK(g2.v[0] == doctest::Approx(g1.v[0]));
 }
 
-TEST_CASE("network save/load gives identical features; bad files are rejected") {
+TEST_CASE("network save/load gives identical features, bad files are rejected") {
   Net net = Net::build("cnn:4:8", {1, 8, 8}, 11);
   net.add_head(3, 12);
   Matrix x(2, 64, 0.5f);

@@ -122,7 +122,7 @@ TEST_CASE("openai analyzer: retries recover, and the per-job call budget holds")
   CHECK(s.request_count() == 3);
 }
 
-TEST_CASE("openai analyzer: diagnosis and pattern replies are validated; actions stay in code") {
+TEST_CASE("openai analyzer: diagnosis and pattern replies are validated, actions stay in code") {
   FakeLlmServer s;
   auto a = analyzer_registry().create("openai", options(s));
   std::vector<std::string> log = {"step 1/10", "ModuleNotFoundError: No module named 'apex'"};

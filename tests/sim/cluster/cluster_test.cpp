@@ -58,7 +58,7 @@ TEST_CASE("cluster: Philly builder gives each VC its nodes (8 GPUs each)") {
   CHECK(build_cluster(o, {"y"}).total_gpus() == 64);
 }
 
-TEST_CASE("cluster: Tiresias spec and uniform builders; shared pool quotas") {
+TEST_CASE("cluster: Tiresias spec and uniform builders, shared pool quotas") {
   TempDir t("tir");
   write_text(t / "spec.csv", "num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n4,8,4,32,128\n");
   ClusterOptions o;

@@ -50,7 +50,7 @@ EngineResult run(std::vector<EngineJob> jobs, sched::ClusterState c, int max_ret
 
 }  // namespace
 
-TEST_CASE("failures golden: a failed attempt is retried at the back of the queue; its GPU-time is wasted") {
+TEST_CASE("failures golden: a failed attempt is retried at the back of the queue, its GPU-time is wasted") {
   // 1 node x 4 GPUs. A(0, 2 GPUs) fails after 10 s (a retry would run 20 s); B(1, 4 GPUs, 5 s).
   std::vector<EngineJob> js = {failing(0, 0, 2, 10, FailureCause::Transient, RetryAction::Resubmit, 20), job(1, 1, 4, 5)};
   // No retry: A ends failed at 10 (2 GPUs x 10 s wasted); B runs 10-15.
@@ -81,7 +81,7 @@ TEST_CASE("failures golden: a failed attempt is retried at the back of the queue
   CHECK(m.wasted_gpu_hours == doctest::Approx(20.0 / 3600));
 }
 
-TEST_CASE("failures golden: do_not_retry is honoured; persistent and memory failures recur") {
+TEST_CASE("failures golden: do_not_retry is honoured, persistent and memory failures recur") {
   auto one = [](FailureCause c, RetryAction a, int max_retries) {
     return run({failing(0, 0, 2, 10, c, a, 20)}, nodes(1, 4), max_retries);
   };

@@ -37,7 +37,7 @@ double dispersion(const std::vector<JobSpec>& jobs, double window_s) {
 }
 }  // namespace
 
-TEST_CASE("generator: same seed, same jobs; another seed differs") {
+TEST_CASE("generator: same seed, same jobs, another seed differs") {
   auto o = builtin(2000);
   auto a = generate_trace(o, 7), b = generate_trace(o, 7), c = generate_trace(o, 8);
   REQUIRE(a.size() == 2000);

@@ -67,7 +67,7 @@ TEST_CASE("helios reader: explicit time origin") {
   CHECK(t.jobs[0].submit_time == 3600);
 }
 
-TEST_CASE("helios reader: bad rows name file, line and column; lenient counts them") {
+TEST_CASE("helios reader: bad rows name file, line and column, lenient counts them") {
   auto o = opts_for("helios_bad_cluster_log.csv");
   std::string e = error_of(o);
   CHECK(contains(e, "helios_bad_cluster_log.csv:4:6: field 'submit_time' = '2020-04-01 25:00:00'"));
@@ -101,7 +101,7 @@ TEST_CASE("philly reader: attempts summed, GPUs of the largest attempt, unfinish
   CHECK(t.summary.skipped.at("philly job without a finished attempt") == 2);
 }
 
-TEST_CASE("philly reader: a bad job names its line and column; lenient skips it") {
+TEST_CASE("philly reader: a bad job names its line and column, lenient skips it") {
   auto o = opts_for("philly_bad_cluster_job_log.json");
   CHECK(contains(error_of(o), "philly_bad_cluster_job_log.json:4:3: field 'submitted_time' = 'yesterday'"));
   o.lenient = true;
@@ -203,7 +203,7 @@ TEST_CASE("gavel reader: durations from throughputs, Helios rounding and fallbac
   CHECK(j[4].id == "vcA-00004");
 }
 
-TEST_CASE("gavel reader: gpu_type selects the throughputs; a missing job type is a bad row") {
+TEST_CASE("gavel reader: gpu_type selects the throughputs, a missing job type is a bad row") {
   auto o = opts_for("vcA.trace");
   o.gpu_type = "k80";
   CHECK(contains(error_of(o), "vcA.trace:4:1: field 'job_type' = 'CycleGAN': no throughput"));
