@@ -4,8 +4,9 @@
 # land in results/repro/analysim/*/compare.txt (fill: results/repro/analysim/openb_fill/fill.txt).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN=${MLSYS_BIN:-build/bin/mlsys}
-OUT=${1:-results/repro/analysim}
+# Usage: scripts/repro/analysim.sh [path/to/mlsys] [output folder]  (MLSYS_BIN also names the binary)
+BIN=${1:-${MLSYS_BIN:-build/bin/mlsys}}
+OUT=${2:-results/repro/analysim}
 export MLSYS_DATA_DIR=${MLSYS_DATA_DIR:-../shared/data}
 "$BIN" simulate compare configs/simulate/philly_gavel_policies.yaml --set run.out_dir="$OUT/policies" --set run.overwrite=true
 "$BIN" simulate compare configs/repro/analysim/preemption_migration.yaml --set run.out_dir="$OUT/preemption" --set run.overwrite=true

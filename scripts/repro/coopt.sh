@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Reproduces the CoOpt Fashion-MNIST protocol numbers in docs/coopt.md (needs Debian's
 # dataset-fashion-mnist). Priors are trained once into $OUT/priors and reused by every run.
-#   scripts/repro/coopt.sh [build dir] [out dir] [--long]
+#   scripts/repro/coopt.sh [build dir or path/to/mlsys] [out dir] [--long]
 # Runs the protocol comparison (timed: the issue asks for < 3 minutes on 2 cores), the CNN vs MLP
 # student run, prints both in one table, then the participant-phase scaling benchmark. --long also
 # runs the 15-epoch curves (configs/repro/coopt/fashion_mnist_long.yaml).
 set -euo pipefail
 build=${1:-build}
+# Like the other repro scripts, the first argument may name the binary (<build>/bin/mlsys).
+if [[ -f "$build" ]]; then build=$(dirname "$(dirname "$build")"); fi
 out=${2:-results/repro/coopt}
 long=${3:-}
 mkdir -p "$out"

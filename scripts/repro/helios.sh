@@ -3,14 +3,15 @@
 # compatibility mode and checks every per-job row and integer sum against the reference.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN=${MLSYS_BIN:-build/bin/mlsys}
-OUT=${1:-results/repro/helios}
+# Usage: scripts/repro/helios.sh [path/to/mlsys] [output folder]  (MLSYS_BIN also names the binary)
+BIN=${1:-${MLSYS_BIN:-build/bin/mlsys}}
+OUT=${2:-results/repro/helios}
 export MLSYS_DATA_DIR=${MLSYS_DATA_DIR:-../shared/data}
 "$BIN" simulate helios configs/repro/helios/helios_gavel.yaml --set run.out_dir="$OUT" --set run.overwrite=true
-python3 - "$OUT" <<'PY'
+python3 - "$OUT" "$MLSYS_DATA_DIR/../reference/helios_gavel/results.csv" <<'PY'
 import csv, sys
 out = sys.argv[1]
-ref = {(r["vc"], r["policy"]): r for r in csv.DictReader(open("../shared/reference/helios_gavel/results.csv"))}
+ref = {(r["vc"], r["policy"]): r for r in csv.DictReader(open(sys.argv[2]))}
 ours = {(r["vc"], r["policy"]): r for r in csv.DictReader(open(f"{out}/helios_results.csv"))}
 bad = 0
 for k, r in ref.items():
