@@ -9,6 +9,7 @@
 
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
+#include "core/util/random.hpp"
 #include "core/util/strings.hpp"
 #include "sim/traces/fields.hpp"
 #include "sim/traces/line_reader.hpp"
@@ -59,40 +60,20 @@ const config::Section<TracegenOptions>& tracegen_section() {
 
 namespace {
 
-// xoshiro256** seeded through splitmix64: fast, and identical on every platform (unlike the
-// standard library's distributions).
-class Rng {
+// xoshiro256** whose state words are the first four outputs of splitmix64 started at the seed.
+class Rng : public Xoshiro256 {
  public:
   explicit Rng(uint64_t seed) {
     for (auto& x : s_) {
+      x = splitmix64_step(seed);
       seed += 0x9E3779B97F4A7C15ull;
-      uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      x = z ^ (z >> 31);
     }
   }
-  uint64_t next() {
-    const uint64_t result = rotl(s_[1] * 5, 7) * 9;
-    const uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
-    return result;
-  }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
   double exponential(double rate) { return -std::log1p(-uniform()) / rate; }
   double normal() {  // Box-Muller, one value per call (keeps the stream simple)
     double u1 = uniform(), u2 = uniform();
     return std::sqrt(-2.0 * std::log1p(-u1)) * std::cos(2 * M_PI * u2);
   }
-
- private:
-  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  uint64_t s_[4];
 };
 
 // Picks from cumulative weights by binary search.
