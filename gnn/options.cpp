@@ -46,7 +46,7 @@ const config::Section<GnnOptions>& gnn_section() {
     s.field("model.aggregate_first", &O::aggregate_first,
             "GCN/SAGE: always exchange and aggregate a layer's input before its weights (as Sylvie); false = exchange the narrower of input and output");
     s.field("model.precompute_first", &O::precompute_first,
-            "GCN/SAGE: aggregate the raw features once so layer 0 needs no exchange (dropout then applies after aggregation)");
+            "GCN only: aggregate the raw features once so layer 0 needs no exchange (dropout then applies after aggregation); ignored, with a warning, for SAGE and GAT");
 
     s.field("optim.name", &O::optimizer, "Optimizer").choices({"adam", "adamw"});
     s.field("optim.lr", &O::lr, "Learning rate").range(0, 10);

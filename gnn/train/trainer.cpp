@@ -463,7 +463,8 @@ TrainResult train(const Graph& g, const std::vector<int32_t>& owner, const Train
   check_bits(o.bwd_bits, "bwd_bits");
   if (g.features.empty() || g.feature_dim <= 0)
     throw InputError("graph '" + g.name + "' has no node features; training needs them (pubmed in ../shared has none: use it with gnn.mode=partition)");
-  if (o.model == "gat" && o.precompute_first) log::warn("gnn.model.precompute_first applies to gcn only; ignored for gat");
+  if (o.model != "gcn" && o.precompute_first)
+    log::warn("gnn.model.precompute_first applies to gcn only; ignored for {}", o.model);
   if (owner.size() != static_cast<size_t>(g.num_nodes)) throw Error("partition assignment does not match the graph's node count");
   for (int32_t p : owner)
     if (p < 0 || p >= o.parts) throw Error(fmt::format("partition assignment names part {} but gnn.parts = {}", p, o.parts));

@@ -13,7 +13,7 @@ out=${2:-results/repro/coopt}
 long=${3:-}
 mkdir -p "$out"
 bin="$build/bin/mlsys"
-# The priors are the public models: train them (about 12 s) before the timed comparison.
+# The priors are the public models: train them (about 2 s) before the timed comparison.
 "$bin" coopt priors configs/repro/coopt/fashion_mnist.yaml --out "$out/priors-run" --overwrite \
   --set coopt.priors_dir="$out/priors" >/dev/null
 echo "load before the comparison: $(uptime)"

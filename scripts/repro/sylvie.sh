@@ -3,11 +3,12 @@
 # K=10} x {GCN, GraphSAGE} on the scaled Reddit-shaped graph (configs/repro/sylvie/base.yaml says
 # how it is scaled), 4 partitions, modeled PCIe-4 link; then our table beside the published rows of
 # ../shared/reference/sylvie_results/reddit_n4.csv.
-# Usage: scripts/repro/sylvie.sh [path/to/mlsys] [extra --set args...]
+# Usage: scripts/repro/sylvie.sh [path/to/mlsys] [output folder] [extra --set args for every run...]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 mlsys="${1:-$root/build/bin/mlsys}"; shift || true
-out="$root/results/repro/sylvie"
+out="${1:-$root/results/repro/sylvie}"; shift || true
+out="$(mkdir -p "$out" && cd "$out" && pwd)"
 ref="${MLSYS_DATA_DIR:-$root/../shared/data}/../reference/sylvie_results/reddit_n4.csv"
 mkdir -p "$out"
 for m in gcn sage; do
