@@ -8,7 +8,7 @@ struct SeededXoshiro : mlsys::Xoshiro256 {
 };
 }  // namespace
 
-TEST_CASE("xoshiro256** follows the published algorithm from a given state") {
+TEST_CASE("xoshiro256 star-star follows the published algorithm from a given state") {
   // Outputs for state {1, 2, 3, 4}, computed with an independent big-integer implementation of
   // the reference C code (Blackman & Vigna).
   const uint64_t start[4] = {1, 2, 3, 4};
@@ -19,7 +19,7 @@ TEST_CASE("xoshiro256** follows the published algorithm from a given state") {
   CHECK(rng.next() == 1215971899390074240u);
 }
 
-TEST_CASE("xoshiro256** state round-trips for checkpoints and uniform stays in [0, 1)") {
+TEST_CASE("xoshiro256 star-star state round-trips for checkpoints, uniform draws stay in the unit interval") {
   const uint64_t start[4] = {mlsys::splitmix64_step(7), mlsys::splitmix64_step(8), 3, 4};
   SeededXoshiro a(start);
   for (int i = 0; i < 100; ++i) a.next();
