@@ -17,6 +17,7 @@
 #include "core/comm/factory.hpp"
 #include "core/comm/quantized.hpp"
 #include "core/quant/rng.hpp"
+#include "core/runtime/system.hpp"
 
 using namespace mlsys;
 
@@ -86,7 +87,7 @@ int main(int argc, char** argv) {
   o.link_preset = "ethernet25";
   o.timeout_s = 600;
 
-  if (comm::launched_by_mpirun()) {
+  if (launched_by_mpi_launcher()) {
     o.backend = "mpi";
     auto c = comm::make_communicator(o);
     Result f = run_rank(*c, nullptr, rows, cols, reps);

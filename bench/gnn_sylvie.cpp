@@ -15,6 +15,7 @@
 
 #include "core/runtime/system.hpp"
 #include "core/util/json.hpp"
+#include "core/util/strings.hpp"
 #include "gnn/graph/generators.hpp"
 #include "gnn/partition/partitioner.hpp"
 #include "gnn/train/trainer.hpp"
@@ -160,13 +161,8 @@ int main(int argc, char** argv) {
     else if (a == "--gbps") gbps = std::stod(next());
     else if (a == "--overlap-parts") {
       overlap_parts.clear();
-      std::string v = next();
-      for (size_t b = 0; b < v.size();) {
-        size_t e = v.find(',', b);
-        if (e == std::string::npos) e = v.size();
-        overlap_parts.push_back(std::stoi(v.substr(b, e - b)));
-        b = e + 1;
-      }
+      for (const auto& part : split(next(), ','))
+        if (!part.empty()) overlap_parts.push_back(std::stoi(part));
     }
   }
   set_thread_count(threads);

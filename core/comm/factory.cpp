@@ -7,7 +7,6 @@
 #include "core/comm/backends.hpp"
 #include "core/comm/comm_error.hpp"
 #include "core/comm/inproc/inproc_communicator.hpp"
-#include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys::comm {
@@ -41,8 +40,6 @@ void require_backend(const std::string& backend) {
         "-DMLSYS_WITH_CUDA=ON (NCCL found under /usr/local/cuda)");
   throw ConfigError("unknown comm.backend '" + backend + "'; valid: inproc, mpi, nccl");
 }
-
-bool launched_by_mpirun() { return launched_by_mpi_launcher(); }
 
 void run_inproc(int world_size, const CommOptions& options, const RankBody& body) {
   if (world_size < 1) throw ConfigError("comm.world_size must be >= 1, got " + std::to_string(world_size));

@@ -38,7 +38,4 @@ std::unique_ptr<Communicator> make_mpi_communicator(const CommOptions& options);
 // nccl: `device` is the CUDA ordinal this rank uses (-1: the local rank on its node).
 std::unique_ptr<Communicator> make_nccl_communicator(const CommOptions& options, int device);
 
-// True when this process was started by mpirun (OMPI_COMM_WORLD_SIZE / PMI_SIZE is set).
-bool launched_by_mpirun();
-
 }  // namespace mlsys::comm

@@ -220,13 +220,13 @@ void require_images(const IdxHeader& h, const fs::path& path) {
                      std::to_string(h.dims.size()) + " dimension(s); is this a labels file?");
 }
 
+}  // namespace
+
 std::vector<int64_t> iota_rows(int64_t begin, int64_t end) {
   std::vector<int64_t> r(static_cast<size_t>(std::max<int64_t>(0, end - begin)));
   for (size_t i = 0; i < r.size(); ++i) r[i] = begin + static_cast<int64_t>(i);
   return r;
 }
-
-}  // namespace
 
 ImageSet read_idx_images(const fs::path& path, int64_t begin, int64_t end) {
   IdxReader in(path);

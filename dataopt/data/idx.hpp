@@ -27,6 +27,8 @@ ImageSet read_idx_pair_rows(const std::filesystem::path& images, const std::file
 // use (see uncompressed_copy).
 ImageSet read_idx_split(const std::filesystem::path& dir, const std::string& split, int64_t begin = 0, int64_t end = -1,
                         const std::filesystem::path& cache_dir = {});
+// The row indices begin, begin + 1, ..., end - 1 (empty when end <= begin), for the *_rows readers.
+std::vector<int64_t> iota_rows(int64_t begin, int64_t end);
 ImageSet read_idx_split_rows(const std::filesystem::path& dir, const std::string& split, const std::vector<int64_t>& rows,
                              const std::filesystem::path& cache_dir = {});
 // `file` itself when cache_dir is "" or the file is not gzip data; otherwise an uncompressed copy

@@ -5,6 +5,7 @@
 
 #include "core/log/log.hpp"
 #include "core/util/error.hpp"
+#include "dataopt/data/idx.hpp"
 #include "dataopt/math/projection.hpp"
 #include "dataopt/math/ridge.hpp"
 #include "dataopt/math/uniformity.hpp"
@@ -17,12 +18,6 @@ namespace {
 
 // Rows per network call when embedding; slices of a shard start at multiples of it.
 constexpr int64_t kEmbedChunk = 128;
-
-std::vector<int64_t> range(int64_t b, int64_t e) {
-  std::vector<int64_t> r;
-  for (int64_t i = b; i < e; ++i) r.push_back(i);
-  return r;
-}
 
 // Sums a per-participant vector over ranks (each rank fills only its own entries).
 std::vector<double> combine(comm::Communicator& c, std::vector<double> v) {
@@ -119,7 +114,7 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
     const auto te = std::chrono::steady_clock::now();
     const auto [sb, se] = slice(k, rank);
     Prior& prior = priors[static_cast<size_t>(k)];
-    if (se > sb) z_slices[static_cast<size_t>(k)] = prior.embed(pixels(sb, se), range(sb, se), kEmbedChunk);
+    if (se > sb) z_slices[static_cast<size_t>(k)] = prior.embed(pixels(sb, se), iota_rows(sb, se), kEmbedChunk);
     if (owns(k)) {
       Local l{k, pixels(plan.shard(k).first, plan.shard(k).second), {}, prior.embed(s_images, s_rows, kEmbedChunk)};
       dims[static_cast<size_t>(k)] = static_cast<double>(prior.dim());

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/kernels/kernels.hpp"
+#include "core/quant/rng.hpp"
 #include "gnn/graph/random.hpp"
 
 namespace mlsys::gnn {
@@ -40,13 +41,7 @@ inline uint32_t drop_row_key(uint64_t seed, int32_t gid) {
   return static_cast<uint32_t>(hash_key(seed, static_cast<uint64_t>(gid)) >> 32);
 }
 inline bool drop_keep(uint32_t key, int64_t c, uint32_t threshold) {
-  uint32_t h = key ^ (static_cast<uint32_t>(c) * 0x9E3779B9u);
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return (h >> 8) >= threshold;
+  return (quant::rng_bits(key, static_cast<uint32_t>(c)) >> 8) >= threshold;
 }
 
 // One row of f values: y = src * scale where the input row x keeps the column, else 0 (forward:

@@ -53,13 +53,6 @@ double node_fragmentation(const NodeFree& node, const std::vector<DemandClass>& 
   return weight > 0 ? sum / weight : 0;
 }
 
-double node_fragmentation(const int* free, int gpus, const std::vector<DemandClass>& workload) {
-  NodeFree n;
-  n.free = free;
-  n.gpus = gpus;
-  return node_fragmentation(n, workload);
-}
-
 double cluster_fragmentation(const ClusterState& c, const std::vector<DemandClass>& workload) {
   std::vector<int> free(static_cast<size_t>(c.max_node_gpus()) + 1);
   double sum = 0;

@@ -33,7 +33,6 @@ double task_fragmentation(const NodeFree& node, const DemandClass& task);
 double task_fragmentation(const int* free, int gpus, const DemandClass& task);
 // Weighted average over the workload (weights need not sum to 1).
 double node_fragmentation(const NodeFree& node, const std::vector<DemandClass>& workload);
-double node_fragmentation(const int* free, int gpus, const std::vector<DemandClass>& workload);
 // Sum over nodes (the cluster's FGD score, in thousandths of a GPU).
 double cluster_fragmentation(const ClusterState& c, const std::vector<DemandClass>& workload);
 

@@ -158,7 +158,7 @@ void apply_failure_model(const std::vector<JobSpec>& jobs, const RetryOptions& o
       f.cause = it->second.cause;
       if (it->second.duration >= 0) f.retry_duration = it->second.duration;
     }
-    if (auto it = hints.find(j.id); it != hints.end()) f.action = parse_retry_action(it->second.action);
+    if (auto it = hints.find(j.id); it != hints.end()) f.action = it->second.action;
   }
 }
 

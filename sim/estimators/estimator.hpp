@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/registry/registry.hpp"
+#include "sim/engine/engine.hpp"
 #include "sim/model/job.hpp"
 
 namespace mlsys::sim {
@@ -20,7 +21,6 @@ struct EstimatorOptions {
 
 struct Estimates {
   std::vector<double> value;                // seconds, by job index
-  std::vector<std::string> failure_action;  // by job index ("" when none/unknown)
   std::map<std::string, int64_t> sources;   // how many estimates came from where
   int64_t fallbacks = 0;                    // `hints`: jobs missing from the file (helios used)
 };
@@ -38,7 +38,7 @@ std::vector<std::string> estimator_names();
 // One row of the hints CSV SchedMate writes (`job_id,predicted_duration_s,uncertainty_s,failure_action`).
 struct Hint {
   double duration = 0;
-  std::string action;  // "", resubmit, resubmit_exclude_node, resubmit_more_memory, do_not_retry
+  RetryAction action = RetryAction::Resubmit;  // an empty column means resubmit
 };
 // Reads and validates a hints file (errors name file:line:column), keyed by the trace's job id.
 std::unordered_map<std::string, Hint> read_hints(const std::string& path);

@@ -54,7 +54,6 @@ Estimates helios_estimates(const std::vector<JobSpec>& jobs, const EstimatorOpti
   Mean all;
   Estimates e;
   e.value.assign(n, o.default_s);
-  e.failure_action.assign(n, "");
   size_t k = 0;
   for (size_t i : by_submit) {
     const auto& j = jobs[i];

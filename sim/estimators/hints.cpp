@@ -7,6 +7,7 @@
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/strings.hpp"
+#include "sim/engine/failures.hpp"
 #include "sim/estimators/estimator.hpp"
 
 namespace mlsys::sim {
@@ -35,13 +36,14 @@ std::unordered_map<std::string, Hint> read_hints(const std::string& path) {
     }
     if (!(d >= 0)) throw InputError(where(2) + ": predicted_duration_s must be >= 0");
     std::string action = f.size() > 3 ? std::string(trim(f[3])) : "";
-    static const char* valid[] = {"", "resubmit", "resubmit_exclude_node", "resubmit_more_memory", "do_not_retry"};
-    bool ok = false;
-    for (auto* v : valid) ok = ok || action == v;
-    if (!ok)
+    RetryAction parsed{};
+    try {
+      parsed = parse_retry_action(action);
+    } catch (const ConfigError&) {
       throw InputError(where(4) + ": failure_action = '" + action +
                        "'; valid: (empty), resubmit, resubmit_exclude_node, resubmit_more_memory, do_not_retry");
-    hints[std::string(trim(f[0]))] = Hint{d, action};
+    }
+    hints[std::string(trim(f[0]))] = Hint{d, parsed};
   }
   return hints;
 }
@@ -58,12 +60,10 @@ class Hints final : public Estimator {
     bool have_fallback = false;
     Estimates e;
     e.value.assign(jobs.size(), 0);
-    e.failure_action.assign(jobs.size(), "");
     for (size_t i = 0; i < jobs.size(); ++i) {
       auto it = hints.find(jobs[i].id);
       if (it != hints.end()) {
         e.value[i] = it->second.duration;
-        e.failure_action[i] = it->second.action;
         ++e.sources["hints"];
         continue;
       }

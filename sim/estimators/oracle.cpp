@@ -10,7 +10,6 @@ class Oracle final : public Estimator {
     Estimates e;
     e.value.reserve(jobs.size());
     for (const auto& j : jobs) e.value.push_back(j.duration);
-    e.failure_action.assign(jobs.size(), "");
     e.sources["oracle"] = static_cast<int64_t>(jobs.size());
     return e;
   }

@@ -17,6 +17,7 @@
 #include "core/comm/backends.hpp"
 #include "core/comm/comm_error.hpp"
 #include "core/comm/factory.hpp"
+#include "core/runtime/system.hpp"
 
 namespace mlsys::comm::detail {
 namespace {
@@ -176,7 +177,7 @@ class NcclCommunicator final : public Communicator {
   NcclCommunicator(const CommOptions& o, int device) : Communicator(o.timeout_s) {
     ncclUniqueId id;
 #ifdef MLSYS_WITH_MPI
-    if (launched_by_mpirun()) {
+    if (launched_by_mpi_launcher()) {
       rank_ = mpi_world_rank();
       size_ = mpi_world_size();
       if (device < 0) device = mpi_local_rank();
