@@ -102,7 +102,7 @@ void run_mode(RunContext& ctx) {
                       "utilization {:.1f}%, {} preemptions, {} migrations",
                       r.cfg.label(), m.jobs, m.jct.avg, m.jct.p50, m.jct.p99, m.queue.avg, m.makespan,
                       100 * m.utilization, m.preemptions, m.migrations));
-  if (FailureMetrics f = failure_metrics(r.jobs); f.failed_jobs > 0)
+  if (const FailureMetrics& f = m.failures; f.failed_jobs > 0)
     ctx.say(fmt::format("failures (retry {}): {} failed jobs, {} failed attempts, {} retries, {} recovered, {} abandoned "
                         "({} do_not_retry, {} out of retries), {:.1f} GPU-hours wasted",
                         r.cfg.retry_policy, f.failed_jobs, f.failed_attempts, f.retries, f.recovered, f.abandoned,
@@ -162,7 +162,7 @@ void compare_mode(RunContext& ctx) {
     std::vector<Table::Cell> row = {r.cfg.label(), m.jct.avg, m.jct.p99, m.queue.avg, m.makespan, m.utilization,
                                     m.avg_fgd > 0 ? m.avg_fgd : m.avg_frag_gpus, m.preemptions, m.migrations};
     if (retries) {
-      FailureMetrics f = failure_metrics(r.jobs);
+      const FailureMetrics& f = m.failures;
       row.insert(row.end(), {f.retries, f.recovered, f.abandoned, f.wasted_gpu_hours});
     }
     shown.add_row(std::move(row));

@@ -49,7 +49,7 @@ std::vector<Param*> Model::params() {
 
 void Model::clear() {
   for (auto& l : layers_) l->clear();
-  for (auto& h : hidden_) h.in = h.pre = h.normed = h.mean = h.rstd = h.act = Tensor();
+  for (auto& h : hidden_) h.pre = h.normed = h.mean = h.rstd = h.act = Tensor();
 }
 
 void Model::zero_grad(DeviceContext& ctx) {
@@ -64,7 +64,7 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
     if (l == cfg_.layers - 1) return y;
     Hidden& hs = hidden_[l];
     const bool skip = cfg_.residual && h.shape() == y.shape();
-    hs.in = skip ? h : Tensor();  // only the skip path needs the layer input
+    hs.skip = skip;
     hs.pre = gat || cfg_.layer_norm ? y : Tensor();
     Tensor z = y;
     if (cfg_.layer_norm) {
@@ -104,7 +104,7 @@ void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
     Hidden& hs = hidden_[l - 1];
     // h_l = act(...) + h_{l-1} with residuals: h_{l-1} also receives h_l's full gradient, so gin
     // is kept; otherwise the activation's backward runs in place.
-    const bool keep = cfg_.residual && hs.in.defined();
+    const bool keep = hs.skip;
     Tensor gz = keep ? Tensor::empty(gin.shape(), DType::f32, env.ctx) : gin;
     if (gat) k::elu_backward(env.ctx, cfg_.layer_norm ? hs.normed : hs.pre, gin, gz);
     else k::relu_backward(env.ctx, hs.act, gin, gz);
@@ -115,7 +115,7 @@ void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
     }
     skip = keep ? gin : Tensor();
     gin = gz = Tensor();
-    hs.in = hs.pre = hs.normed = hs.mean = hs.rstd = hs.act = Tensor();  // done with this layer's activations
+    hs.pre = hs.normed = hs.mean = hs.rstd = hs.act = Tensor();  // done with this layer's activations
     g = gpre;
   }
 }

@@ -73,7 +73,8 @@ class Model {
   ModelConfig cfg_;
   std::vector<std::unique_ptr<Layer>> layers_;
   struct Hidden {
-    Tensor in, pre, normed, mean, rstd, act;
+    bool skip = false;  // a residual connection adds this layer's input to its output
+    Tensor pre, normed, mean, rstd, act;
     Param* gamma = nullptr;
     Param* beta = nullptr;
   };

@@ -106,8 +106,6 @@ OneRun run_once(const std::vector<EngineJob>& pods, const ClusterSpec& spec, con
   return r;
 }
 
-std::string pct_label(double v) { return format_number(v); }
-
 // The point fields averaged over repeats.
 constexpr double FillPoint::*kAveraged[] = {&FillPoint::allocated_pct, &FillPoint::unallocated_gpus, &FillPoint::failed_pods,
                                             &FillPoint::failed_gpus, &FillPoint::frag_gpus};
@@ -158,7 +156,7 @@ Table fill_table(const std::vector<FillCurve>& curves) {
 
 Table fill_report(const std::vector<FillCurve>& curves, const FillOptions& f) {
   std::vector<std::string> cols = {"placer", "first_fail_pct"};
-  for (double p : f.report_pcts) cols.push_back("unalloc%@" + pct_label(p));
+  for (double p : f.report_pcts) cols.push_back("unalloc%@" + format_number(p));
   cols.insert(cols.end(), {"unalloc_gpus", "frag_gpus", "failed_pods"});
   Table t(cols);
   t.set_precision(2);

@@ -41,6 +41,7 @@ double jct_of(const SimulationResult& r, size_t i) { return r.jobs[i].end - r.su
 Metrics compute_metrics(const SimulationResult& r) {
   Metrics m;
   m.jobs = static_cast<int64_t>(r.jobs.size());
+  m.failures = failure_metrics(r.jobs);
   std::vector<double> jct, q, js, jl, qs, ql;
   for (size_t i = 0; i < r.jobs.size(); ++i) {
     double c = jct_of(r, i), w = r.jobs[i].queue_delay;
@@ -113,7 +114,7 @@ Json metrics_json(const Metrics& m, const SimulationResult& r) {
   for (const auto& [k, v] : r.estimate_sources) src[k] = v;
   j["estimate_sources"] = src;
   j["hint_fallbacks"] = r.hint_fallbacks;
-  const FailureMetrics f = failure_metrics(r.jobs);
+  const FailureMetrics& f = m.failures;
   Json fj = Json::object();
   fj["retry_policy"] = r.cfg.retry_policy;
   fj["failed_jobs"] = f.failed_jobs;
@@ -172,7 +173,7 @@ Table summary_table(const std::vector<SimulationResult>& runs) {
   t.set_precision(1);
   for (const auto& r : runs) {
     Metrics m = compute_metrics(r);
-    FailureMetrics f = failure_metrics(r.jobs);
+    const FailureMetrics& f = m.failures;
     t.add_row({r.cfg.policy, r.cfg.placer, r.cfg.estimator, r.cfg.load_factor, r.cfg.cluster_scale, m.jobs, m.jct.avg,
                m.jct.p50, m.jct.p95, m.jct.p99, m.jct.p999, m.queue.avg, m.queue.p99, m.jct_small.avg, m.jct_large.avg,
                m.makespan, m.utilization, m.avg_frag_gpus, m.avg_fgd, m.preemptions, m.migrations, r.hint_fallbacks,

@@ -10,6 +10,7 @@
 #include "core/util/json.hpp"
 #include "sim/cluster/cluster_spec.hpp"
 #include "sim/engine/engine.hpp"
+#include "sim/engine/failures.hpp"
 #include "sim/model/job.hpp"
 #include "sim/run/sim_options.hpp"
 
@@ -63,6 +64,7 @@ struct Metrics {
   int64_t jobs_small = 0, jobs_large = 0;
   double makespan = 0, utilization = 0, avg_frag_gpus = 0, avg_fgd = 0, avg_queue_len = 0;
   int64_t preemptions = 0, migrations = 0;
+  FailureMetrics failures;
 };
 Metrics compute_metrics(const SimulationResult& r);
 Json metrics_json(const Metrics& m, const SimulationResult& r);
