@@ -56,42 +56,16 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void dropout_row(co
   }
 }
 
-// Rows [r0, r1) of x [*, f] dropped into out (row r at out + (r - r0) * f); mask likewise when given.
-void dropout_rows(const float* x, float* out, uint8_t* mask, int64_t r0, int64_t r1, int64_t f, float p, uint64_t seed,
-                  const int32_t* gids) {
+// Rows [r0, r1) of src [*, f] times keep / (1 - p) into out (row r at out + (r - r0) * f), the keep
+// mask regenerated from x's rows and the seed (forward: src = x; backward: src = out = the gradient).
+void dropout_rows(const float* x, const float* src, float* out, int64_t r0, int64_t r1, int64_t f, float p,
+                  uint64_t seed, const int32_t* gids) {
   const float scale = 1.0f / (1.0f - p);
   const uint32_t threshold = drop_threshold(p);
 #pragma omp parallel for schedule(static)
-  for (int64_t i = r0; i < r1; ++i) {
-    const uint32_t key = drop_row_key(seed, gids[i]);
-    float* yo = out + (i - r0) * f;
-    dropout_row(x + i * f, x + i * f, yo, f, key, threshold, scale);
-    if (mask)
-      for (int64_t c = 0; c < f; ++c) mask[(i - r0) * f + c] = yo[c] != 0.0f;
-  }
+  for (int64_t i = r0; i < r1; ++i)
+    dropout_row(x + i * f, src + i * f, out + (i - r0) * f, f, drop_row_key(seed, gids[i]), threshold, scale);
 }
-
-// g[r, :] *= keep / (1 - p) for rows [0, n), the mask regenerated from x and the seed.
-void dropout_grad_rows(const float* x, float* g, int64_t n, int64_t f, float p, uint64_t seed, const int32_t* gids) {
-  const float scale = 1.0f / (1.0f - p);
-  const uint32_t threshold = drop_threshold(p);
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; ++i) dropout_row(x + i * f, g + i * f, g + i * f, f, drop_row_key(seed, gids[i]), threshold, scale);
-}
-
-}  // namespace
-
-void graph_dropout(DeviceContext& ctx, const Tensor& x, const Tensor& out, const Tensor& mask, float p, uint64_t seed,
-                   const std::vector<int32_t>& gids) {
-  if (ctx.is_cuda()) {
-    k::dropout(ctx, x, out, mask, p, seed);
-    return;
-  }
-  dropout_rows(x.data<float>(), out.data<float>(), mask.defined() ? mask.data<uint8_t>() : nullptr, 0, x.rows(),
-               x.row_numel(), p, seed, gids.data());
-}
-
-namespace {
 
 // Rows per block of the fused dropout products: a dropped block (about 8 MiB) stays in the
 // last-level cache between being formed and being multiplied.
@@ -141,7 +115,7 @@ struct DropIn {
     if (active && env.ctx.is_cuda()) {
       hd = Tensor::empty(h.shape(), DType::f32, env.ctx);
       mask = Tensor::empty(h.shape(), DType::u8, env.ctx);
-      graph_dropout(env.ctx, h, hd, mask, p, seed, env.lg.global_ids);
+      k::dropout(env.ctx, h, hd, mask, p, seed);  // the device kernel stores its mask
     }
   }
   bool regenerated() const { return active && !hd.defined(); }
@@ -149,7 +123,7 @@ struct DropIn {
   Tensor dropped(ForwardEnv& env) const {
     if (!regenerated()) return active ? hd : in;
     Tensor t = Tensor::empty(in.shape(), DType::f32, env.ctx);
-    dropout_rows(in.data<float>(), t.data<float>(), nullptr, 0, in.rows(), in.row_numel(), p, seed, gids);
+    dropout_rows(in.data<float>(), in.data<float>(), t.data<float>(), 0, in.rows(), in.row_numel(), p, seed, gids);
     return t;
   }
   // out = drop(in) w + beta * out.
@@ -161,7 +135,7 @@ struct DropIn {
     Tensor s = Tensor::empty({std::min(b, n), f}, DType::f32, env.ctx);
     for (int64_t r0 = 0; r0 < n; r0 += b) {
       const int64_t r1 = std::min(n, r0 + b);
-      dropout_rows(in.data<float>(), s.data<float>(), nullptr, r0, r1, f, p, seed, gids);
+      dropout_rows(in.data<float>(), in.data<float>(), s.data<float>(), r0, r1, f, p, seed, gids);
       k::gemm(env.ctx, s.rows(0, r1 - r0), false, w, false, out.rows(r0, r1), 1.0f, beta);
     }
   }
@@ -188,7 +162,7 @@ struct DropIn {
     for (int64_t r0 = 0; r0 < n; r0 += b) {
       const int64_t r1 = std::min(n, r0 + b);
       Tensor blk = s.rows(0, r1 - r0);
-      dropout_rows(in.data<float>(), blk.data<float>(), nullptr, r0, r1, f, p, seed, gids);
+      dropout_rows(in.data<float>(), in.data<float>(), blk.data<float>(), r0, r1, f, p, seed, gids);
       k::gemm(env.ctx, blk, true, g.rows(r0, r1), false, w.grad, 1.0f, 1.0f);
       if (!need_input_grad) continue;
       Tensor gi = gin.rows(r0, r1);
@@ -205,7 +179,7 @@ struct DropIn {
   void back_inplace(ForwardEnv& env, const Tensor& g) const {
     if (!active) return;
     if (!regenerated()) return k::dropout_backward(env.ctx, g, mask, p, g);
-    dropout_grad_rows(in.data<float>(), g.data<float>(), g.rows(), g.row_numel(), p, seed, gids);
+    dropout_rows(in.data<float>(), g.data<float>(), g.data<float>(), 0, g.rows(), g.row_numel(), p, seed, gids);
   }
 };
 

@@ -82,9 +82,4 @@ class Model {
   std::vector<Param> norms_;
 };
 
-// Dropout whose mask is keyed by (seed, global node id, column), so P workers draw the same mask as
-// one worker (cpu); on cuda it uses the device kernel's stream instead.
-void graph_dropout(DeviceContext& ctx, const Tensor& x, const Tensor& out, const Tensor& mask, float p, uint64_t seed,
-                   const std::vector<int32_t>& global_ids);
-
 }  // namespace mlsys::gnn
