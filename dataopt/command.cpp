@@ -10,6 +10,18 @@
 
 namespace mlsys::dataopt {
 
+namespace {
+
+// CoOpt's networks run on the CPU only until they move onto core/nn's device path.
+std::function<void(RunContext&)> cpu_only(void (*mode)(RunContext&)) {
+  return [mode](RunContext& ctx) {
+    if (ctx.get(device_section()).type != "cpu") throw ConfigError("coopt runs on the CPU only (device.type: cpu)");
+    mode(ctx);
+  };
+}
+
+}  // namespace
+
 const CommandSpec& coopt_command() {
   static const CommandSpec spec{
       "coopt",
@@ -20,19 +32,14 @@ const CommandSpec& coopt_command() {
       "  mpirun -np 4 mlsys coopt optimize <cfg> --set comm.backend=mpi --out DIR --overwrite\n"
       "  mlsys coopt train <cfg> --set coopt.dataset_dir=DIR    reuse an optimized dataset",
       {&run_section(), &comm_section(), &device_section(), &coopt_section()},
-      {"run", "priors", "optimize", "train", "compare"},
+      {{"run", "quick end-to-end demo: priors, participants, optimized targets, one student", cpu_only(run_mode)},
+       {"priors", "train the configured priors and save them as .prior files", cpu_only(priors_mode)},
+       {"optimize", "participants turn the unlabeled pool into the optimized dataset", cpu_only(optimize_mode)},
+       {"train", "train a student on an existing optimized dataset (coopt.dataset_dir)", cpu_only(train_mode)},
+       {"compare", "the full evaluation table: baselines, CoOpt variants, students, probes and plots", cpu_only(compare_mode)}},
       "coopt.mode",
       {},
-      [](RunContext& ctx) {
-        const std::string& mode = ctx.get(coopt_section()).mode;
-        if (ctx.get(device_section()).type != "cpu")
-          throw ConfigError("coopt runs on the CPU only (device.type: cpu)");
-        if (mode == "run") run_mode(ctx);
-        else if (mode == "priors") priors_mode(ctx);
-        else if (mode == "optimize") optimize_mode(ctx);
-        else if (mode == "train") train_mode(ctx);
-        else compare_mode(ctx);
-      }};
+      {}};
   return spec;
 }
 

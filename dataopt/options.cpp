@@ -1,13 +1,13 @@
 #include "dataopt/options.hpp"
 
+#include "dataopt/command.hpp"
+
 namespace mlsys::dataopt {
 
 const config::Section<CooptOptions>& coopt_section() {
   static const config::Section<CooptOptions> s("coopt", "CoOpt: collaborative optimization of unlabeled data", [](auto& s) {
-    s.field("mode", &CooptOptions::mode,
-            "run: quick end-to-end demo; priors: train and save priors; optimize: write the optimized dataset; "
-            "train: train a student on an existing optimized dataset; compare: the full evaluation table")
-        .choices({"run", "priors", "optimize", "train", "compare"});
+    s.field("mode", &CooptOptions::mode, "What to run (the first word after `coopt`)")
+        .choices_described([] { return mode_choices(coopt_command()); });
     s.field("data.source", &CooptOptions::data_source, "auto (IDX folder when present, else synthetic), idx or synthetic")
         .choices({"auto", "idx", "synthetic"});
     s.field("data.dir", &CooptOptions::data_dir, "IDX dataset folder (train-/t10k- images and labels, gzipped or not)");

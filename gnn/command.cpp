@@ -86,7 +86,8 @@ Json summarize(const TrainResult& r) {
   return j;
 }
 
-void run(RunContext& ctx) {
+// Loads the configured graph and records its shape in the summary (every mode starts here).
+Graph load_graph(RunContext& ctx) {
   const GnnOptions& o = ctx.get(gnn_section());
   Graph g = graph_source_registry().create(o.graph_source)->load(o, ctx.seed());
   log::info("graph {}: {} nodes, {} directed edges, {} features, {} classes", g.name, g.num_nodes, g.num_edges(),
@@ -101,23 +102,31 @@ void run(RunContext& ctx) {
   gj["val"] = g.count(Split::Val);
   gj["test"] = g.count(Split::Test);
   ctx.summary()["graph"] = gj;
+  return g;
+}
 
-  if (o.mode == "convert") {
+void convert_mode(RunContext& ctx) {
+  const GnnOptions& o = ctx.get(gnn_section());
+  Graph g = load_graph(ctx);
+  {
     std::string out = o.convert_out.empty() ? ctx.path(g.name + ".mlsg").string() : o.convert_out;
     write_binary_graph(g, out);
     ctx.summary()["binary_graph"] = out;
     ctx.say(fmt::format("wrote {} ({} nodes, {} edges); load it with gnn.graph.source=file gnn.graph.path={}", out,
                         g.num_nodes, g.num_edges(), out));
-    return;
   }
+}
 
+// Partitions the graph (through the cache) and writes the partition report when asked.
+std::vector<int32_t> partition_and_report(RunContext& ctx, const Graph& g, bool report) {
+  const GnnOptions& o = ctx.get(gnn_section());
   PartitionParams pp;
   pp.parts = o.parts;
   pp.seed = ctx.seed();
   pp.objective = o.metis_objective;
   bool cached = false;
   auto owner = partition_cached(g, o.partitioner, pp, o.partition_cache ? cache_root(o) : "", &cached);
-  if (o.parts > 1 && (o.report_partitions || o.mode == "partition")) {
+  if (o.parts > 1 && report) {
     std::vector<HaloPlan> plans;
     for (int p = 0; p < o.parts; ++p) plans.push_back(build_halo_plan(g, owner, o.parts, p));
     ctx.write_table("partitions.csv", partition_table(plans));
@@ -128,8 +137,18 @@ void run(RunContext& ctx) {
     ctx.say(fmt::format("partition: {} x {} ({}), {} halo rows per layer, edge cut {}", o.parts, o.partitioner,
                         cached ? "cached" : "computed", pj["halo_rows_per_layer"].as_int(), pj["edge_cut"].as_int()));
   }
-  if (o.mode == "partition") return;
+  return owner;
+}
 
+void partition_mode(RunContext& ctx) {
+  Graph g = load_graph(ctx);
+  partition_and_report(ctx, g, true);
+}
+
+void train_mode(RunContext& ctx) {
+  const GnnOptions& o = ctx.get(gnn_section());
+  Graph g = load_graph(ctx);
+  auto owner = partition_and_report(ctx, g, o.report_partitions);
   TraceWriter trace;
   TrainSetup s;
   s.gnn = o;
@@ -184,13 +203,15 @@ const CommandSpec& train_gnn_command() {
       "  mlsys train-gnn convert --set gnn.graph.source=file --set gnn.graph.path=DIR  # write .mlsg\n"
       "  mlsys train-gnn --resume results/train-gnn/<run>/checkpoint.bin",
       {&run_section(), &comm_section(), &device_section(), &gnn_section()},
-      {"train", "convert", "partition"},
+      {{"train", "train the model over gnn.parts workers and report accuracy, time split and bytes", train_mode},
+       {"convert", "write the loaded graph as a binary .mlsg file (gnn.graph.convert_out)", convert_mode},
+       {"partition", "partition the graph and write the partition report only", partition_mode}},
       "gnn.mode",
       {{"resume", "gnn.resume", true, "Resume from a checkpoint file"},
        {"graph", "gnn.graph.path", true, "Graph path (with gnn.graph.source=file)"},
        {"parts", "gnn.parts", true, "Number of partitions / workers"},
        {"epochs", "gnn.epochs", true, "Training epochs"}},
-      run};
+      {}};
   return spec;
 }
 

@@ -1,5 +1,7 @@
 #include "gnn/options.hpp"
 
+#include "gnn/command.hpp"
+
 #include "gnn/graph/source.hpp"
 #include "gnn/partition/partitioner.hpp"
 
@@ -8,10 +10,10 @@ namespace mlsys::gnn {
 const config::Section<GnnOptions>& gnn_section() {
   using O = GnnOptions;
   static const config::Section<O> s("gnn", "Sylvie distributed full-graph GNN training", [](auto& s) {
-    s.field("mode", &O::mode, "train: train a model; convert: write the graph as .mlsg; partition: only partition and report")
-        .choices({"train", "convert", "partition"});
+    s.field("mode", &O::mode, "What to run (the first word after `train-gnn`)")
+        .choices_described([] { return mode_choices(train_gnn_command()); });
     s.field("graph.source", &O::graph_source, "Where the graph comes from")
-        .choices_from([] { return graph_source_registry().names(); });
+        .choices_described([] { return graph_source_registry().choices(); });
     s.field("graph.path", &O::graph_path, "source=file: text graph folder, OGB node-property folder or .mlsg file");
     s.field("graph.ogb_scheme", &O::ogb_scheme, "OGB split scheme folder under split/ (\"\" = first)");
     s.field("graph.binary_cache", &O::binary_cache, "Write a binary .mlsg copy of text/OGB graphs on first load and map it later");
@@ -32,7 +34,7 @@ const config::Section<GnnOptions>& gnn_section() {
 
     s.field("graph.normalize_features", &O::normalize_features, "Divide every feature row by its L1 norm (as Kipf & Welling do for Cora)");
     s.field("parts", &O::parts, "Partitions = workers (inproc: threads; mpi: must equal the rank count)").range(1, 4096);
-    s.field("partitioner", &O::partitioner, "Partitioner").choices_from([] { return partitioner_registry().names(); });
+    s.field("partitioner", &O::partitioner, "Partitioner").choices_described([] { return partitioner_registry().choices(); });
     s.field("metis_objective", &O::metis_objective, "METIS objective").choices({"volume", "cut"});
     s.field("partition_cache", &O::partition_cache, "Cache partitions on disk keyed by graph and parameters");
 

@@ -242,17 +242,6 @@ void generate_mode(RunContext& ctx) {
   ctx.say(fmt::format("wrote {} jobs to {}", n, path));
 }
 
-void run(RunContext& ctx) {
-  const auto& mode = ctx.get(sim_section()).mode;
-  if (mode == "run") return run_mode(ctx);
-  if (mode == "compare") return compare_mode(ctx);
-  if (mode == "stats") return stats_mode(ctx);
-  if (mode == "generate" || mode == "tracegen") return generate_mode(ctx);
-  if (mode == "helios") return helios_mode(ctx);
-  if (mode == "fill") return fill_mode(ctx);
-  throw ConfigError("unknown sim.mode '" + mode + "'");
-}
-
 }  // namespace
 
 const CommandSpec& simulate_command() {
@@ -267,13 +256,19 @@ const CommandSpec& simulate_command() {
       "  mlsys simulate generate --set tracegen.jobs=100000\n"
       "  mlsys simulate helios                           # Helios compatibility mode on the shared reference inputs",
       {&run_section(), &sim_section(), &trace_section(), &tracegen_section(), &fill_section()},
-      {"run", "compare", "stats", "generate", "tracegen", "helios", "fill"},
+      {{"run", "one simulation of the trace (or a generated one) under sim.policy and sim.placer", run_mode},
+       {"compare", "sweep policies x placers x estimators x loads x scales x retry policies (sim.compare.*)", compare_mode},
+       {"stats", "statistics of the trace: sizes, durations, arrivals, per-VC counts", stats_mode},
+       {"generate", "write a synthetic trace (tracegen.*) to tracegen.out or the run folder", generate_mode},
+       {"tracegen", "the same as generate", generate_mode},
+       {"helios", "Helios compatibility mode: the Helios simulator's semantics on Philly-style VC traces", helios_mode},
+       {"fill", "place pods until the cluster is full and report stranded GPUs (FGD paper's experiment, fill.*)", fill_mode}},
       "sim.mode",
       {{"lenient", "trace.lenient", false, "Skip bad trace rows (counted) instead of failing"},
        {"policy", "sim.policy", true, "Scheduling policy"},
        {"placer", "sim.placer", true, "Placement policy"},
        {"trace", "trace.path", true, "Trace file or folder"}},
-      run};
+      {}};
   return spec;
 }
 

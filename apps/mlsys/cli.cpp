@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/config/docs.hpp"
+#include "core/config/resolve.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 
@@ -30,13 +31,21 @@ static po::options_description options_for(const CommandSpec& cmd) {
   return desc;
 }
 
+// The mode a command runs when none is named: its mode key's declared default.
+static std::string default_mode(const CommandSpec& cmd) {
+  return config::resolve(cmd.sections, {}, {}).scalar(cmd.mode_key);
+}
+
 std::string command_help(const CommandSpec& cmd) {
   std::ostringstream ss;
   ss << "usage: mlsys " << cmd.name;
-  if (!cmd.modes.empty()) ss << " [" << join(cmd.modes, "|") << "]";
+  if (!cmd.modes.empty()) ss << " [" << join(cmd.mode_names(), "|") << "]";
   ss << " [CONFIG.yaml ...] [--set key=value ...] [--out DIR] [--seed N] [-v|-q]\n\n";
   ss << cmd.summary << "\n";
-  if (!cmd.modes.empty()) ss << "\nThe optional first word selects " << cmd.mode_key << " (default: " << cmd.modes.front() << ").\n";
+  if (!cmd.modes.empty()) {
+    ss << "\nModes (the optional first word, or " << cmd.mode_key << "; default " << default_mode(cmd) << "):\n";
+    for (const auto& m : cmd.modes) ss << fmt::format("  {:<10} {}\n", m.name, m.description);
+  }
   if (!cmd.usage_notes.empty()) ss << "\n" << cmd.usage_notes << "\n";
   ss << "\n" << options_for(cmd);
   ss << "\nPrecedence: built-in defaults < CONFIG files in order (each may `include:` others) < --set and flags.\n";
@@ -77,7 +86,7 @@ Invocation parse_command_args(const CommandSpec& cmd, const std::vector<std::str
   for (size_t i = 0; i < positional.size(); ++i) {
     const std::string& p = positional[i];
     bool is_mode = false;
-    for (const auto& m : cmd.modes) is_mode = is_mode || m == p;
+    for (const auto& m : cmd.modes) is_mode = is_mode || m.name == p;
     if (i == 0 && is_mode && !std::filesystem::exists(p)) {
       inv.sets.push_back(cmd.mode_key + "=" + p);
       continue;
@@ -85,8 +94,8 @@ Invocation parse_command_args(const CommandSpec& cmd, const std::vector<std::str
     if (!std::filesystem::exists(p)) {
       std::string msg = "config file not found: " + p;
       if (!cmd.modes.empty()) {
-        std::string near = nearest(p, cmd.modes);
-        msg += near.empty() ? " (modes are: " + join(cmd.modes, ", ") + ")" : " (did you mean the mode '" + near + "'?)";
+        std::string near = nearest(p, cmd.mode_names());
+        msg += near.empty() ? " (modes are: " + join(cmd.mode_names(), ", ") + ")" : " (did you mean the mode '" + near + "'?)";
       }
       throw UsageError(msg);
     }

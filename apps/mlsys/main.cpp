@@ -11,6 +11,7 @@
 #include "core/config/docs.hpp"
 #include "core/config/resolve.hpp"
 #include "core/runtime/build_info.hpp"
+#include "core/runtime/command.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
@@ -52,7 +53,11 @@ std::string config_docs() {
       "which it then overrides) < `--set key.path=value` and flags. Lists and `yaml` values are replaced whole.\n\n";
   for (const auto* c : app::commands()) {
     out += "## `mlsys " + c->name + "`\n\n" + c->summary + "\n\n";
-    if (!c->modes.empty()) out += "Modes (first word or `" + c->mode_key + "`): " + join(c->modes, ", ") + ".\n\n";
+    if (!c->modes.empty()) {
+      out += "Modes (first word or `" + c->mode_key + "`):\n";
+      for (const auto& m : c->modes) out += "- `" + m.name + "`: " + m.description + "\n";
+      out += "\n";
+    }
     out += config::markdown(c->sections);
   }
   return out;
@@ -92,7 +97,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   RunContext ctx(cmd.name, resolve_for(cmd, inv));
-  cmd.run(ctx);
+  run_command(cmd, ctx);
   ctx.finish();
   return 0;
 }

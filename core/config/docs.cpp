@@ -30,6 +30,8 @@ std::string help_text(const std::vector<const SectionBase*>& sections) {
       out += fmt::format("    {:<{}}  {:<12} default {}{}\n", key, w, f->type_name(), default_text(*s, *f),
                          allowed.empty() ? "" : "; " + allowed);
       out += fmt::format("    {:<{}}  {}\n", "", w, f->description());
+      for (const auto& c : f->described_choices())
+        out += fmt::format("    {:<{}}    {:<14} {}\n", "", w, c.name, c.description);
     }
   }
   return out;
@@ -54,6 +56,14 @@ std::string markdown(const std::vector<const SectionBase*>& sections) {
                          md_escape(default_text(*s, *f)), md_escape(f->allowed()), md_escape(f->description()));
     }
     out += "\n";
+    // Registry-backed keys: what each choice is (its description cites the method or paper).
+    for (const auto& f : s->fields()) {
+      auto described = f->described_choices();
+      if (described.empty()) continue;
+      out += fmt::format("`{}.{}`:\n", s->name(), f->key());
+      for (const auto& c : described) out += fmt::format("- `{}`: {}\n", c.name, c.description);
+      out += "\n";
+    }
   }
   return out;
 }

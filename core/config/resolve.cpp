@@ -173,6 +173,18 @@ void Resolver::apply_set(const std::string& assignment) {
 
 ResolvedConfig Resolver::finish() && { return std::move(cfg_); }
 
+std::string ResolvedConfig::scalar(const std::string& path) const {
+  auto dot = path.find('.');
+  for (const auto* s : sections_) {
+    if (dot == std::string::npos || s->name() != path.substr(0, dot)) continue;
+    if (const FieldBase* f = s->find(path.substr(dot + 1))) {
+      YAML::Node n = f->to_yaml(objects_.at(s->name()).get());
+      if (n.IsScalar()) return n.Scalar();
+    }
+  }
+  throw std::logic_error("config key '" + path + "' is not a declared scalar");
+}
+
 YAML::Node ResolvedConfig::to_yaml() const {
   YAML::Node root(YAML::NodeType::Map);
   for (const auto* s : sections_) {

@@ -21,6 +21,8 @@ class ResolvedConfig {
   T& mutable_get(const Section<T>& s) {
     return *static_cast<T*>(objects_.at(s.name()).get());
   }
+  // The resolved value of a scalar key ("sim.mode") as text; throws for an unknown key.
+  std::string scalar(const std::string& path) const;
   // The fully resolved config, every key of every section, in declaration order.
   YAML::Node to_yaml() const;
   std::string to_yaml_string() const;

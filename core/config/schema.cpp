@@ -98,6 +98,24 @@ std::string FieldBase::type_name() const {
   return "?";
 }
 
+std::vector<std::string> FieldBase::choices() const {
+  if (described_fn_) {
+    std::vector<std::string> names;
+    for (auto& c : described_fn_()) names.push_back(c.name);
+    return names;
+  }
+  return choices_fn_ ? choices_fn_() : choices_;
+}
+
+NestedField::NestedField(std::string key, const FieldBase& inner, Reach reach)
+    : FieldBase(std::move(key), inner.description()), inner_(inner), reach_(std::move(reach)) {
+  lo_ = inner.lo_;
+  hi_ = inner.hi_;
+  choices_ = inner.choices_;
+  choices_fn_ = inner.choices_fn_;
+  described_fn_ = inner.described_fn_;
+}
+
 std::string FieldBase::allowed() const {
   auto c = choices();
   if (!c.empty()) return "one of: " + join(c, ", ");

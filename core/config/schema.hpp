@@ -15,6 +15,8 @@
 // `--help`, `config show` and docs/CONFIG.md are all generated from these declarations.
 #include <yaml-cpp/yaml.h>
 
+#include "core/config/choice.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -46,7 +48,9 @@ class FieldBase {
   std::string type_name() const;
   // "[lo, hi]", "one of: a, b" or "" when anything of the type is allowed.
   std::string allowed() const;
-  std::vector<std::string> choices() const { return choices_fn_ ? choices_fn_() : choices_; }
+  std::vector<std::string> choices() const;
+  // The choices with their descriptions; empty when the key declares names only.
+  std::vector<Choice> described_choices() const { return described_fn_ ? described_fn_() : std::vector<Choice>{}; }
 
   // Converts and validates `node`, storing into `obj`. Throws ConfigError naming where/path.
   virtual void assign(void* obj, const YAML::Node& node, const std::string& file,
@@ -62,8 +66,10 @@ class FieldBase {
   std::optional<double> lo_, hi_;
   std::vector<std::string> choices_;
   std::function<std::vector<std::string>()> choices_fn_;
+  std::function<std::vector<Choice>()> described_fn_;
   template <class, class>
   friend class Field;
+  friend class NestedField;
 };
 
 // Builder returned by Section::field to add bounds or choices.
@@ -91,6 +97,11 @@ class Field final : public FieldBase {
     choices_fn_ = std::move(fn);
     return *this;
   }
+  // Choices with descriptions (a registry's entries, a command's modes), shown in --help and docs.
+  Field& choices_described(std::function<std::vector<Choice>()> fn) {
+    described_fn_ = std::move(fn);
+    return *this;
+  }
 
   Kind kind() const override;
   void assign(void* obj, const YAML::Node& node, const std::string& file, const std::string& path) const override;
@@ -98,6 +109,24 @@ class Field final : public FieldBase {
 
  private:
   M T::*member_;
+};
+
+// A key of a struct nested inside a section's struct (Section<T>::nest): the inner section's field,
+// reached through the outer struct's member, under a prefixed key. Bounds and choices are the
+// inner field's, so a nested struct's defaults and rules are declared once, in its own file.
+class NestedField final : public FieldBase {
+ public:
+  using Reach = std::function<void*(void*)>;
+  NestedField(std::string key, const FieldBase& inner, Reach reach);
+  Kind kind() const override { return inner_.kind(); }
+  void assign(void* obj, const YAML::Node& node, const std::string& file, const std::string& path) const override {
+    inner_.assign(reach_(obj), node, file, path);
+  }
+  YAML::Node to_yaml(const void* obj) const override { return inner_.to_yaml(reach_(const_cast<void*>(obj))); }
+
+ private:
+  const FieldBase& inner_;
+  Reach reach_;
 };
 
 class SectionBase {
@@ -130,6 +159,16 @@ class Section final : public SectionBase {
     auto* raw = f.get();
     fields_.push_back(std::move(f));
     return *raw;
+  }
+  // Declares every key of `sub` (a section used as a building block) under "prefix." (or unprefixed
+  // when prefix is empty), stored in `member`. The nested struct keeps its own defaults and bounds.
+  template <class U>
+  void nest(const std::string& prefix, U T::*member, const Section<U>& sub) {
+    for (const auto& f : sub.fields()) {
+      std::string key = prefix.empty() ? f->key() : prefix + "." + f->key();
+      fields_.push_back(std::make_unique<NestedField>(
+          std::move(key), *f, [member](void* obj) -> void* { return &(static_cast<T*>(obj)->*member); }));
+    }
   }
   std::shared_ptr<void> make_default() const override { return std::make_shared<T>(); }
 };

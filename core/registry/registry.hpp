@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/choice.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 
@@ -59,6 +60,12 @@ class Registry {
   std::vector<const Entry*> entries() const {
     std::vector<const Entry*> out;
     for (auto& [n, e] : entries_) out.push_back(&e);
+    return out;
+  }
+  // Names with descriptions, for a config key's choices (`choices_described`): what users read.
+  std::vector<config::Choice> choices() const {
+    std::vector<config::Choice> out;
+    for (auto& [n, e] : entries_) out.push_back({n, e.description});
     return out;
   }
   const std::string& kind() const { return kind_; }

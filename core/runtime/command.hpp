@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/choice.hpp"
 #include "core/config/schema.hpp"
 
 namespace mlsys {
@@ -20,18 +21,35 @@ struct FlagAlias {
   std::string help;
 };
 
+// One mode of a command: the word users type (`mlsys simulate compare`), what it does (shown in
+// --help and docs/CONFIG.md as the mode key's choices) and the function that runs it. A command's
+// modes are one table that feeds the mode key's choices, the help text and dispatch.
+struct CommandMode {
+  std::string name;
+  std::string description;
+  std::function<void(RunContext&)> run;
+};
+
 struct CommandSpec {
   std::string name;     // "simulate"
   std::string summary;  // one line for `mlsys --help`
   std::string usage_notes;  // extra lines for `mlsys <name> --help` (examples)
   // All sections this command reads, common ones (run, comm, device) included.
   std::vector<const config::SectionBase*> sections;
-  // Optional first positional word selecting a mode, stored in mode_key (e.g. "sim.mode").
-  std::vector<std::string> modes;
+  // Optional first positional word selecting a mode, stored in mode_key (e.g. "sim.mode"); the key's
+  // declared default picks the mode when none is given.
+  std::vector<CommandMode> modes;
   std::string mode_key;
   std::vector<FlagAlias> flags;
-  // Runs the command. Throw mlsys::Error (exit 1) or ConfigError (exit 2) on failure.
+  // Runs a command without modes. Throw mlsys::Error (exit 1) or ConfigError (exit 2) on failure.
   std::function<void(RunContext&)> run;
+
+  std::vector<std::string> mode_names() const;
 };
+
+// The modes as config choices: `s.field("mode", ...).choices_described([] { return mode_choices(cmd()); })`.
+std::vector<config::Choice> mode_choices(const CommandSpec& cmd);
+// Runs the command: the mode named by mode_key's resolved value, or `run` when it has no modes.
+void run_command(const CommandSpec& cmd, RunContext& ctx);
 
 }  // namespace mlsys

@@ -1,9 +1,17 @@
 #pragma once
-// xoshiro256** (Blackman & Vigna), the project's one general-purpose generator: fast, and the
-// same stream on every platform, unlike the standard library's distributions. How the four state
-// words come from a seed is part of each caller's reproducibility contract (generated graphs and
-// traces must not change), so seeding and the derived distributions stay with the callers.
+// The project's one general-purpose random number generator: xoshiro256** (Blackman & Vigna),
+// seeded by the standard splitmix64 sequence, with the distributions the modules need. It gives
+// the same stream on every platform and standard library (std:: distributions do not), which the
+// determinism rule needs: same seed and config, same generated trace, graph and initialization.
+//
+// Independent streams come from derive_seed(seed, tag...) (a participant, a block of rows, a node),
+// so results do not depend on thread or rank counts. The counter-based bits used by quantization
+// on devices (core/quant/rng.hpp) are a different tool: stateless, one hash per element.
+#include <cmath>
 #include <cstdint>
+#include <numeric>
+#include <utility>
+#include <vector>
 
 namespace mlsys {
 
@@ -15,8 +23,24 @@ inline uint64_t splitmix64_step(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-class Xoshiro256 {
+// A seed for an independent stream keyed by (seed, tags...): e.g. derive_seed(seed, rank, block).
+inline uint64_t derive_seed(uint64_t seed, uint64_t tag) { return splitmix64_step(seed ^ splitmix64_step(tag)); }
+template <class... Tags>
+uint64_t derive_seed(uint64_t seed, uint64_t tag, uint64_t next, Tags... rest) {
+  return derive_seed(derive_seed(seed, tag), next, rest...);
+}
+
+class Rng {
  public:
+  // State words are the first four outputs of the splitmix64 sequence started at `seed`.
+  explicit Rng(uint64_t seed = 1) { reseed(seed); }
+  void reseed(uint64_t seed) {
+    for (auto& x : s_) {
+      x = splitmix64_step(seed);
+      seed += 0x9e3779b97f4a7c15ULL;
+    }
+  }
+
   uint64_t next() {
     const uint64_t r = rotl(s_[1] * 5, 7) * 9, t = s_[1] << 17;
     s_[2] ^= s_[0];
@@ -27,18 +51,36 @@ class Xoshiro256 {
     s_[3] = rotl(s_[3], 45);
     return r;
   }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1), 53 bits
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }           // [0, 1), 53 bits
+  float uniformf() { return static_cast<float>(next() >> 40) * 0x1.0p-24f; }          // [0, 1), 24 bits
+  uint64_t below(uint64_t n) { return static_cast<uint64_t>(uniform() * static_cast<double>(n)); }  // [0, n)
+  double exponential(double rate) { return -std::log1p(-uniform()) / rate; }
+  // Standard normal by Box-Muller, one value per call (keeps the stream position simple).
+  double normal() {
+    const double u1 = uniform(), u2 = uniform();
+    return std::sqrt(-2.0 * std::log1p(-u1)) * std::cos(6.283185307179586 * u2);
+  }
+  // Fisher-Yates shuffle in place, and a random permutation of 0..n-1.
+  template <class T>
+  void shuffle(std::vector<T>& v) {
+    for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[below(i)]);
+  }
+  std::vector<int64_t> permutation(int64_t n) {
+    std::vector<int64_t> p(static_cast<size_t>(n > 0 ? n : 0));
+    std::iota(p.begin(), p.end(), int64_t{0});
+    shuffle(p);
+    return p;
+  }
+
   // State for checkpoints.
   const uint64_t* state() const { return s_; }
   void set_state(const uint64_t* s) {
     for (int i = 0; i < 4; ++i) s_[i] = s[i];
   }
 
- protected:
-  uint64_t s_[4] = {};
-
  private:
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t s_[4] = {};
 };
 
 }  // namespace mlsys

@@ -1,5 +1,7 @@
 #include "sched/schedmate/options.hpp"
 
+#include "sched/schedmate/command.hpp"
+
 #include "sched/schedmate/analyzer/analyzer.hpp"
 
 namespace mlsys::schedmate {
@@ -7,9 +9,9 @@ namespace mlsys::schedmate {
 const config::Section<SchedmateOptions>& schedmate_section() {
   using O = SchedmateOptions;
   static const config::Section<O> s("schedmate", "SchedMate: job insight (advisor, tracker, failure handler)", [](auto& s) {
-    s.field("mode", &O::mode, "What to run")
-        .choices({"demo", "advise", "track", "diagnose", "evaluate", "genlogs"});
-    s.field("analyzer", &O::analyzer, "Analyzer backend").choices_from([] { return analyzer_registry().names(); });
+    s.field("mode", &O::mode, "What to run (the first word after `schedmate`)")
+        .choices_described([] { return mode_choices(schedmate_command()); });
+    s.field("analyzer", &O::analyzer, "Analyzer backend").choices_described([] { return analyzer_registry().choices(); });
     s.field("jobs", &O::jobs, "Jobs: a trace `simulate` reads or a JSONL of job specs (\"\" = generated jobs)");
     s.field("jobs_format", &O::jobs_format, "jsonl, or a trace reader name (auto: by file)");
     s.field("gpu_type", &O::gpu_type, "GPU type for Gavel trace durations");

@@ -2,6 +2,7 @@
 
 #include "sched/api/placer.hpp"
 #include "sched/api/policy.hpp"
+#include "sim/command.hpp"
 #include "sim/estimators/estimator.hpp"
 
 namespace mlsys::sim {
@@ -9,11 +10,11 @@ namespace mlsys::sim {
 const config::Section<SimOptions>& sim_section() {
   using S = SimOptions;
   static const config::Section<S> s("sim", "Cluster simulator (AnalySIM)", [](auto& s) {
-    s.field("mode", &S::mode, "run: one simulation; compare: sweep; stats: trace statistics; generate/tracegen: write a synthetic trace; helios: Helios compatibility mode; fill: place pods until the cluster is full (FGD paper's fragmentation experiment, fill.*)")
-        .choices({"run", "compare", "stats", "generate", "tracegen", "helios", "fill"});
-    s.field("policy", &S::policy, "Scheduling policy").choices_from(sched::policy_names);
-    s.field("placer", &S::placer, "Placement policy").choices_from(sched::placer_names);
-    s.field("estimator", &S::estimator, "Duration estimator for SJF/QSSF/SRTF/EASY").choices_from(estimator_names);
+    s.field("mode", &S::mode, "What to run (the first word after `simulate`)")
+        .choices_described([] { return mode_choices(simulate_command()); });
+    s.field("policy", &S::policy, "Scheduling policy").choices_described([] { return sched::policy_registry().choices(); });
+    s.field("placer", &S::placer, "Placement policy").choices_described([] { return sched::placer_registry().choices(); });
+    s.field("estimator", &S::estimator, "Duration estimator for SJF/QSSF/SRTF/EASY").choices_described([] { return estimator_registry().choices(); });
     s.field("hints_file", &S::hints_file, "estimator hints: CSV job_id,predicted_duration_s,uncertainty_s,failure_action");
     s.field("default_estimate_s", &S::default_estimate_s, "Estimate when no history exists yet (seconds)").range(0, 1e12);
     s.field("load_factor", &S::load_factor, "Arrival-rate multiplier (submit times are divided by it)").range(1e-3, 1e3);
@@ -61,9 +62,9 @@ const config::Section<SimOptions>& sim_section() {
     s.field("sample_interval_s", &S::sample_interval_s, "Time-series step for utilization/queue/fragmentation (0 = none)").range(0, 1e12);
     s.field("per_job_csv", &S::per_job_csv, "Write jobs.csv (one row per job)");
     s.field("plots", &S::plots, "Write SVG plots (JCT CDF, utilization and queue over time)");
-    s.field("compare.policies", &S::compare_policies, "compare: policies to sweep (empty = sim.policy)").choices_from(sched::policy_names);
-    s.field("compare.placers", &S::compare_placers, "compare: placers to sweep (empty = sim.placer)").choices_from(sched::placer_names);
-    s.field("compare.estimators", &S::compare_estimators, "compare: estimators to sweep (empty = sim.estimator)").choices_from(estimator_names);
+    s.field("compare.policies", &S::compare_policies, "compare: policies to sweep (empty = sim.policy)").choices_described([] { return sched::policy_registry().choices(); });
+    s.field("compare.placers", &S::compare_placers, "compare: placers to sweep (empty = sim.placer)").choices_described([] { return sched::placer_registry().choices(); });
+    s.field("compare.estimators", &S::compare_estimators, "compare: estimators to sweep (empty = sim.estimator)").choices_described([] { return estimator_registry().choices(); });
     s.field("compare.load_factors", &S::compare_load_factors, "compare: load factors to sweep (empty = sim.load_factor)");
     s.field("compare.cluster_scales", &S::compare_cluster_scales, "compare: cluster size multipliers to sweep (empty = sim.cluster.scale)");
     s.field("compare.retry_policies", &S::compare_retry_policies, "compare: failure handling to sweep (empty = sim.retry.policy)").choices({"none", "all", "hints"});

@@ -60,22 +60,6 @@ const config::Section<TracegenOptions>& tracegen_section() {
 
 namespace {
 
-// xoshiro256** whose state words are the first four outputs of splitmix64 started at the seed.
-class Rng : public Xoshiro256 {
- public:
-  explicit Rng(uint64_t seed) {
-    for (auto& x : s_) {
-      x = splitmix64_step(seed);
-      seed += 0x9E3779B97F4A7C15ull;
-    }
-  }
-  double exponential(double rate) { return -std::log1p(-uniform()) / rate; }
-  double normal() {  // Box-Muller, one value per call (keeps the stream simple)
-    double u1 = uniform(), u2 = uniform();
-    return std::sqrt(-2.0 * std::log1p(-u1)) * std::cos(2 * M_PI * u2);
-  }
-};
-
 // Picks from cumulative weights by binary search.
 size_t pick(const std::vector<double>& cumulative, double u) {
   double x = u * cumulative.back();

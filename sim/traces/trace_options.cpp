@@ -13,7 +13,7 @@ const config::Section<TraceOptions>& trace_section() {
             "Trace file, or a folder whose recognised trace files are all read (sorted by name)");
     s.field("paths", &TraceOptions::paths, "More trace files or folders, read after `path` in this order");
     s.field("format", &TraceOptions::format, "Trace format; auto detects it from the file name and header")
-        .choices_from(trace_format_names);
+        .choices_described(trace_format_choices);
     s.field("lenient", &TraceOptions::lenient,
             "Skip bad rows (counted by reason in the summary) instead of failing (--lenient)");
     s.field("start_s", &TraceOptions::start_s, "Keep jobs submitted at or after this time (seconds)");

@@ -21,6 +21,12 @@ std::vector<std::string> trace_format_names() {
   return names;
 }
 
+std::vector<config::Choice> trace_format_choices() {
+  auto choices = trace_reader_registry().choices();
+  choices.insert(choices.begin(), {"auto", "tell the format from the file's name and first line"});
+  return choices;
+}
+
 ReadContext::ReadContext(std::string file, const TraceOptions& opts, TraceSummary& summary, const JobSink& sink,
                          ReadShared& shared)
     : file_(std::move(file)), opts_(opts), summary_(summary), sink_(sink), shared_(shared) {}

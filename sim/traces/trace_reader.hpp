@@ -104,6 +104,7 @@ class TraceReader {
 using TraceReaderRegistry = Registry<TraceReader>;
 TraceReaderRegistry& trace_reader_registry();
 std::vector<std::string> trace_format_names();  // registered names plus "auto"
+std::vector<config::Choice> trace_format_choices();  // the same with descriptions
 
 // The registered reader that best recognises `path` ("" when none does).
 std::string detect_trace_format(const std::string& path);

@@ -6,7 +6,7 @@
 # containers, which Open MPI refuses unless told otherwise.
 if(MLSYS_HAVE_MPI)
   add_executable(test_core_comm_mpi
-    ${CMAKE_CURRENT_SOURCE_DIR}/core/standalone/test_comm_mpi.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/core/standalone/comm_mpi_test.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/core/comm/collective_cases.cpp)
   target_link_libraries(test_core_comm_mpi PRIVATE mlsys_test_main mlsys_core mlsys_warnings)
   set_target_properties(test_core_comm_mpi PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)

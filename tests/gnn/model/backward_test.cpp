@@ -44,7 +44,7 @@ void check_variant(comm::Communicator& c, const Graph& g, const HaloPlan& plan, 
   const int64_t n = g.num_nodes;
   Tensor x = Tensor::from_vector(std::vector<float>(g.features.begin(), g.features.end()), {n, g.feature_dim});
   // L = sum(logits * r): dL/dlogits = r.
-  Rng rng(3);
+  gnn::Rng rng(3);
   std::vector<float> rv(static_cast<size_t>(n * g.num_classes));
   for (auto& e : rv) e = static_cast<float>(rng.normal());
   Tensor r = Tensor::from_vector(rv, {n, static_cast<int64_t>(g.num_classes)});

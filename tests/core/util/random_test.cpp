@@ -1,9 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "core/util/random.hpp"
 
 namespace {
-struct SeededXoshiro : mlsys::Xoshiro256 {
+struct SeededXoshiro : mlsys::Rng {
   explicit SeededXoshiro(const uint64_t (&s)[4]) { set_state(s); }
 };
 }  // namespace
@@ -31,4 +34,33 @@ TEST_CASE("xoshiro256 star-star state round-trips for checkpoints, uniform draws
     CHECK(u >= 0.0);
     CHECK(u < 1.0);
   }
+}
+
+TEST_CASE("Rng seeds from the splitmix64 sequence, and derived streams differ by tag") {
+  mlsys::Rng r(42);
+  uint64_t expect[4], x = 42;
+  for (auto& e : expect) {
+    e = mlsys::splitmix64_step(x);
+    x += 0x9e3779b97f4a7c15ULL;
+  }
+  for (int i = 0; i < 4; ++i) CHECK(r.state()[i] == expect[i]);
+  CHECK(mlsys::derive_seed(42, 1) != mlsys::derive_seed(42, 2));
+  CHECK(mlsys::derive_seed(42, 1, 2) == mlsys::derive_seed(mlsys::derive_seed(42, 1), 2));
+}
+
+TEST_CASE("Rng permutation is a permutation and normal draws have unit variance") {
+  mlsys::Rng r(7);
+  auto p = r.permutation(1000);
+  std::vector<int> seen(1000, 0);
+  for (auto v : p) seen[static_cast<size_t>(v)]++;
+  for (int s : seen) CHECK(s == 1);
+  double sum = 0, sq = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    double z = r.normal();
+    sum += z;
+    sq += z * z;
+  }
+  CHECK(std::abs(sum / n) < 0.01);
+  CHECK(std::abs(sq / n - 1.0) < 0.02);
 }

@@ -1,0 +1,36 @@
+#include "core/runtime/command.hpp"
+
+#include "core/runtime/run_context.hpp"
+#include "core/util/error.hpp"
+#include "core/util/strings.hpp"
+
+namespace mlsys {
+
+std::vector<std::string> CommandSpec::mode_names() const {
+  std::vector<std::string> out;
+  for (const auto& m : modes) out.push_back(m.name);
+  return out;
+}
+
+std::vector<config::Choice> mode_choices(const CommandSpec& cmd) {
+  std::vector<config::Choice> out;
+  for (const auto& m : cmd.modes) out.push_back({m.name, m.description});
+  return out;
+}
+
+void run_command(const CommandSpec& cmd, RunContext& ctx) {
+  if (cmd.modes.empty()) {
+    cmd.run(ctx);
+    return;
+  }
+  const std::string mode = ctx.config().scalar(cmd.mode_key);
+  for (const auto& m : cmd.modes)
+    if (m.name == mode) {
+      m.run(ctx);
+      return;
+    }
+  // The mode key's choices come from the same table, so the resolver has already refused this.
+  throw ConfigError("unknown " + cmd.mode_key + " '" + mode + "'; modes: " + join(cmd.mode_names(), ", "));
+}
+
+}  // namespace mlsys

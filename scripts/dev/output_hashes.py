@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Hashes the deterministic outputs of a fixed list of commands, to prove a refactor changes none.
+
+  scripts/dev/output_hashes.py record [mlsys] [manifest]   run everything twice, keep what is
+                                                            stable, write the manifest
+  scripts/dev/output_hashes.py check  [mlsys] [manifest]   run once, compare with the manifest
+
+What runs: every command's quickstart (scripts/quickstart), every repro script (scripts/repro/*.sh;
+sylvie at 20 epochs), and every shipped config under configs/<command>/ in its own mode. Outputs
+are normalized before hashing: CSV columns and JSON keys that differ between two runs of the same
+build (wall times, peak memory, paths of temporary folders) are left out, as are run.log and
+trace.json; everything else must match byte for byte. Needs ../shared/data (or MLSYS_DATA_DIR).
+The manifest lives in tests/golden/output_hashes.json; a deliberate change of an output is
+re-recorded in the commit that makes it, with the reason in the commit message.
+"""
+import csv
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SKIP_FILES = {"run.log", "trace.json"}
+SKIP_SUFFIXES = (".bin", ".mlsg", ".prior", ".tmp")
+
+
+def runs(mlsys, out):
+    """(name, argv) of every command whose outputs are hashed; each writes under out/name."""
+    cmds = [("quickstart", ["bash", "scripts/quickstart", mlsys])]
+    for script in sorted(os.listdir(os.path.join(ROOT, "scripts", "repro"))):
+        name = script[:-3]
+        argv = ["bash", f"scripts/repro/{script}", mlsys, os.path.join(out, "repro", name)]
+        if name == "sylvie":
+            argv += ["--set", "gnn.epochs=20"]
+        cmds.append((f"repro/{name}", argv))
+    for command in ("train-gnn", "simulate", "schedmate", "coopt"):
+        folder = os.path.join(ROOT, "configs", command)
+        for cfg in sorted(os.listdir(folder)):
+            if cfg == "openai.yaml":  # needs an LLM server
+                continue
+            name = f"configs/{command}/{cfg[:-5]}"
+            cmds.append((name, [mlsys, command, f"configs/{command}/{cfg}", "--out", os.path.join(out, name),
+                                "--set", "run.progress=off"]))
+    return cmds
+
+
+def execute(mlsys, out):
+    env = dict(os.environ)
+    env.setdefault("MLSYS_DATA_DIR", os.path.abspath(os.path.join(ROOT, "..", "shared", "data")))
+    env["QUICKSTART_OUT"] = os.path.join(out, "quickstart")
+    failed = []
+    for name, argv in runs(mlsys, out):
+        print(f"  {name}", flush=True)
+        r = subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            failed.append(name)
+            print(r.stdout[-2000:])
+    return failed
+
+
+def load_csv(path):
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    return rows
+
+
+def flatten(value, prefix=""):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from flatten(v, f"{prefix}.{k}" if prefix else k)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from flatten(v, f"{prefix}[{i}]")
+    else:
+        yield prefix, value
+
+
+def view(path, drop):
+    """The file's content with the dropped columns / keys removed, as bytes to hash."""
+    if path.endswith(".csv"):
+        rows = load_csv(path)
+        if not rows:
+            return b""
+        keep = [i for i, h in enumerate(rows[0]) if h not in drop]
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        for r in rows:
+            w.writerow([r[i] for i in keep if i < len(r)])
+        return buf.getvalue().encode()
+    if path.endswith(".json"):
+        with open(path) as fh:
+            data = json.load(fh)
+        items = [(k, v) for k, v in flatten(data) if k not in drop]
+        return json.dumps(items).encode()
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def units(path):
+    """The columns (CSV) or keys (JSON) of a file that may be dropped one by one."""
+    if path.endswith(".csv"):
+        rows = load_csv(path)
+        return rows[0] if rows else []
+    if path.endswith(".json"):
+        with open(path) as fh:
+            return [k for k, _ in flatten(json.load(fh))]
+    return []
+
+
+def unit_values(path, unit):
+    if path.endswith(".csv"):
+        rows = load_csv(path)
+        i = rows[0].index(unit)
+        return [r[i] if i < len(r) else None for r in rows[1:]]
+    with open(path) as fh:
+        return [v for k, v in flatten(json.load(fh)) if k == unit]
+
+
+def outputs(out):
+    found = {}
+    for folder, _, files in os.walk(out):
+        for f in files:
+            if f in SKIP_FILES or f.endswith(SKIP_SUFFIXES):
+                continue
+            full = os.path.join(folder, f)
+            found[os.path.relpath(full, out)] = full
+    return found
+
+
+def record(mlsys, manifest):
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        for d in (a, b):
+            print(f"run into {d}")
+            failed = execute(mlsys, d)
+            if failed:
+                sys.exit(f"failed: {failed}")
+        fa, fb = outputs(a), outputs(b)
+        entries = {}
+        for rel in sorted(set(fa) & set(fb)):
+            pa, pb = fa[rel], fb[rel]
+            drop = []
+            try:
+                for u in units(pa):
+                    if u in units(pb) and unit_values(pa, u) != unit_values(pb, u):
+                        drop.append(u)
+                va, vb = view(pa, set(drop)), view(pb, set(drop))
+            except (ValueError, json.JSONDecodeError, UnicodeDecodeError):
+                va, vb = view(pa, set()), view(pb, set())
+            if va != vb:
+                print(f"  unstable, left out: {rel}")
+                continue
+            entries[rel] = {"sha256": hashlib.sha256(va).hexdigest(), "drop": sorted(drop)}
+    os.makedirs(os.path.dirname(manifest), exist_ok=True)
+    with open(manifest, "w") as fh:
+        json.dump(entries, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+    print(f"recorded {len(entries)} outputs in {manifest}")
+
+
+def check(mlsys, manifest):
+    with open(manifest) as fh:
+        entries = json.load(fh)
+    out = tempfile.mkdtemp(prefix="mlsys-hashes-")
+    failed = execute(mlsys, out)
+    found = outputs(out)
+    changed, missing = [], []
+    for rel, e in sorted(entries.items()):
+        if rel not in found:
+            missing.append(rel)
+            continue
+        if hashlib.sha256(view(found[rel], set(e["drop"]))).hexdigest() != e["sha256"]:
+            changed.append(rel)
+    for rel in missing:
+        print(f"MISSING {rel}")
+    for rel in changed:
+        print(f"CHANGED {rel}")
+    print(f"{len(entries) - len(changed) - len(missing)}/{len(entries)} outputs identical; outputs in {out}")
+    if failed:
+        print(f"commands that failed: {failed}")
+    if changed or missing or failed:
+        return 1
+    shutil.rmtree(out)
+    return 0
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] not in ("record", "check"):
+        sys.exit(__doc__)
+    mlsys = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "build", "bin", "mlsys"))
+    manifest = sys.argv[3] if len(sys.argv) > 3 else os.path.join(ROOT, "tests", "golden", "output_hashes.json")
+    if sys.argv[1] == "record":
+        record(mlsys, manifest)
+        return 0
+    return check(mlsys, manifest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
