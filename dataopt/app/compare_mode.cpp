@@ -125,14 +125,18 @@ void compare_mode(RunContext& ctx) {
   for (int si = 0; si < o.seeds; ++si)
     few_rows[static_cast<size_t>(si)] =
         labeled_subset(pd.pool_labels, pd.classes, o.labels_per_class, derive_seed(ctx.seed() + static_cast<uint64_t>(si), 0xfe3));
-  auto run_job = [&](Job& job) {
+  // The jobs' contexts are made and released here, in job order, so summary.json lists their pools
+  // in the same order every run (workers would register them in whatever order they start).
+  std::vector<std::unique_ptr<DeviceContext>> job_devices;
+  for (const Job& job : jobs)
+    job_devices.push_back(s.context(fmt::format("coopt.{}.seed{}", job.method, ctx.seed() + static_cast<uint64_t>(job.seed_index))));
+  auto run_job = [&](Job& job, DeviceContext& job_device) {
     const uint64_t seed = ctx.seed() + static_cast<uint64_t>(job.seed_index);
     ProbeData local = pd;  // shares nothing mutable with other jobs
     local.few_rows = few_rows[static_cast<size_t>(job.seed_index)];
     const std::string& m = job.method;
-    const auto job_device = s.context(fmt::format("coopt.{}.seed{}", m, seed));
     if (m == "raw") {
-      const ProbePoint p = probe_features(*job_device, local.pool_images, local.test_images, local, 0);
+      const ProbePoint p = probe_features(job_device, local.pool_images, local.test_images, local, 0);
       for (int64_t e : epochs) job.points.push_back({static_cast<int>(e), p.few, p.all});
     } else {
       StudentRun r;
@@ -145,7 +149,7 @@ void compare_mode(RunContext& ctx) {
       r.targets = m == "coopt_noalign" ? &y_unaligned : m == "central" ? &y_central : &y;
       // The participants' weights come from the alignment, so only the aligned rows use them.
       if (m == "coopt" || m == "coopt_cnn") r.weights = &od.weight;
-      job.points = run_student(*job_device, r, od.images, local, &job.seconds);
+      job.points = run_student(job_device, r, od.images, local, &job.seconds);
     }
     log::info("coopt: seed {} {:<14} epoch {} few {:.4f} all {:.4f} ({:.1f}s)", seed, m, job.points.front().epoch,
               job.points.front().few, job.points.front().all, job.seconds);
@@ -157,9 +161,11 @@ void compare_mode(RunContext& ctx) {
     po.stop = [] { return RunContext::stop_requested(); };
     parallel_for(jobs.size(), po, [&](size_t i) {
       set_thread_count(1);  // this worker's OpenMP count
-      run_job(jobs[i]);
+      run_job(jobs[i], *job_devices[i]);
+      job_devices[i]->pool().release_cached();  // its statistics stay; its memory goes back now
     });
   }
+  for (auto& d : job_devices) d.reset();
   if (RunContext::stop_requested()) throw Error("interrupted");
   for (const Job& job : jobs) {
     train_s[job.method] += job.seconds / o.seeds;

@@ -90,6 +90,13 @@ ParticipantReport participant_phase(RunContext& ctx, const Setup& s, bool* is_ro
   // One BLAS/OpenMP thread per rank whatever the rank count, so the targets are bit-identical for
   // any number of ranks (multi-threaded GEMMs and reductions may round differently).
   OneMathThread one;
+  // This process's rank contexts are made (and released) here, in rank order, so summary.json
+  // lists their pools in the same order every run; inproc ranks are threads that would register
+  // them in whatever order they start.
+  const bool inproc = co.backend == "inproc";
+  std::vector<std::unique_ptr<DeviceContext>> devices;
+  for (int r = 0; r < (inproc ? co.world_size : 1); ++r)
+    devices.push_back(s.context("coopt.rank" + std::to_string(inproc ? r : std::max(0, launcher_rank()))));
   comm::run_ranks(co, [&](comm::Communicator& c) {
     set_thread_count(1);
     // Every rank must write where rank 0 writes, even when MPI processes resolved "" differently.
@@ -101,13 +108,14 @@ ParticipantReport participant_phase(RunContext& ctx, const Setup& s, bool* is_ro
     std::strncpy(dir, plan.priors_dir.c_str(), sizeof dir - 1);
     c.broadcast(dir, sizeof dir, 0);
     plan.priors_dir = dir;
-    const auto device = s.context("coopt.rank" + std::to_string(c.rank()));
-    ParticipantReport r = run_participants(c, *device, plan, *s.data, s.digits_csv);
+    DeviceContext& device = *devices[static_cast<size_t>(inproc ? c.rank() : 0)];
+    ParticipantReport r = run_participants(c, device, plan, *s.data, s.digits_csv);
     if (c.rank() == 0) {
       rep = std::move(r);
       root = true;
     }
   });
+  for (auto& d : devices) d.reset();
   if (is_root) *is_root = root;
   return rep;
 }
