@@ -56,7 +56,10 @@ int main(int argc, char** argv) {
   plan.pool_size = pool;
   plan.priors_dir = root / "priors";
   set_thread_count(2);
-  for (int k = 0; k < plan.participants(); ++k) obtain_prior(plan, k, build_context(plan, data, k, ""));
+  {
+    DeviceContext device(Device::cpu(), 0, "bench.priors");
+    for (int k = 0; k < plan.participants(); ++k) obtain_prior(plan, k, build_context(device, plan, data, k, ""));
+  }
   set_thread_count(1);
   fmt::print("participant phase, {} participants, pool {} ({}), one BLAS thread per rank\n", plan.participants(), pool,
              data.describe());
@@ -68,8 +71,10 @@ int main(int argc, char** argv) {
       std::vector<double> cpu(static_cast<size_t>(ranks), 0);
       const auto t0 = std::chrono::steady_clock::now();
       comm::run_inproc(ranks, co, [&](comm::Communicator& c) {
+        set_thread_count(1);  // OpenMP's thread count is per thread
+        DeviceContext device(Device::cpu(), 0, "bench.rank" + std::to_string(c.rank()));
         const double c0 = thread_cpu_seconds();
-        run_participants(c, plan, data, "");
+        run_participants(c, device, plan, data, "");
         cpu[static_cast<size_t>(c.rank())] = thread_cpu_seconds() - c0;
       });
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -12,7 +12,8 @@ namespace mlsys::dataopt {
 
 namespace {
 
-// CoOpt's networks run on the CPU only until they move onto core/nn's device path.
+// CoOpt's networks are core/nn modules, but batches, targets and the method's dense steps live in
+// host memory, so the command runs on the CPU only.
 std::function<void(RunContext&)> cpu_only(void (*mode)(RunContext&)) {
   return [mode](RunContext& ctx) {
     if (ctx.get(device_section()).type != "cpu") throw ConfigError("coopt runs on the CPU only (device.type: cpu)");

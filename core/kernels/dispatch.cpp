@@ -119,8 +119,8 @@ float cross_entropy(DeviceContext& ctx, const Tensor& logits, const Tensor& labe
   MLSYS_KERNEL(cross_entropy, logits, labels, mask, g);
 }
 float cosine_similarity_loss(DeviceContext& ctx, const Tensor& a, const Tensor& b, const Tensor& ga, const Tensor& gb,
-                             float eps) {
-  MLSYS_KERNEL(cosine_similarity_loss, a, b, ga, gb, eps);
+                             float eps, const Tensor& w) {
+  MLSYS_KERNEL(cosine_similarity_loss, a, b, ga, gb, eps, w);
 }
 void layer_norm(DeviceContext& ctx, const Tensor& x, const Tensor& gamma, const Tensor& beta, float eps,
                 const Tensor& y, const Tensor& mean, const Tensor& rstd) {

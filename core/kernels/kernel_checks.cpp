@@ -68,12 +68,16 @@ RowDims check_layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& bet
   return d;
 }
 
-RowDims check_cosine(const Tensor& a, const Tensor& b, const Tensor& ga, const Tensor& gb) {
+RowDims check_cosine(const Tensor& a, const Tensor& b, const Tensor& ga, const Tensor& gb, const Tensor& w) {
   require_f32(a, "cosine_similarity_loss", "a");
   const RowDims d{a.rows(), a.row_numel()};
   require_rows_cols(b, d.n, d.f, "cosine_similarity_loss", "b");
   if (ga.defined()) require_rows_cols(ga, d.n, d.f, "cosine_similarity_loss", "grad_a");
   if (gb.defined()) require_rows_cols(gb, d.n, d.f, "cosine_similarity_loss", "grad_b");
+  if (w.defined()) {
+    require_f32(w, "cosine_similarity_loss", "row_weight");
+    require_numel(w, d.n, "cosine_similarity_loss", "row_weight");
+  }
   return d;
 }
 

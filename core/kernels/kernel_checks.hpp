@@ -26,7 +26,8 @@ struct RowDims {
 };
 RowDims check_layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, const Tensor& y, const Tensor& mean,
                          const Tensor& rstd);
-RowDims check_cosine(const Tensor& a, const Tensor& b, const Tensor& grad_a, const Tensor& grad_b);
+RowDims check_cosine(const Tensor& a, const Tensor& b, const Tensor& grad_a, const Tensor& grad_b,
+                     const Tensor& row_weight = Tensor());
 // The checks every spmm backend needs; returns heads of the edge weights (0 = none, use A.values/1).
 struct SpmmShape {
   int64_t f = 0;      // feature width

@@ -17,6 +17,7 @@ Tensor uniform_host(const Shape& s, float bound, uint64_t seed) {
 void require_cached(const Tensor& t, const std::string& layer) {
   if (!t.defined()) throw Error(layer + "::backward called without a training-mode forward");
 }
+Tensor zeros_host(int64_t n) { return Tensor::from_vector(std::vector<float>(static_cast<size_t>(n), 0.f)); }
 }  // namespace
 
 // ---------------- Linear ----------------
@@ -24,6 +25,12 @@ Linear::Linear(DeviceContext& ctx, int64_t in, int64_t out, uint64_t seed, bool 
   const float bound = in > 0 ? 1.f / std::sqrt(static_cast<float>(in)) : 0.f;
   weight_ = make_parameter("weight", uniform_host({out, in}, bound, seed));
   if (bias) bias_ = make_parameter("bias", uniform_host({out}, bound, seed ^ 0x5bd1e995ull));
+  else bias_.name = "bias";
+}
+
+Linear::Linear(DeviceContext& ctx, int64_t in, int64_t out, KaimingUniform init, bool bias) : Module(ctx) {
+  weight_ = make_parameter("weight", kaiming_uniform(init.rng, {out, in}, in));
+  if (bias) bias_ = make_parameter("bias", zeros_host(out));
   else bias_.name = "bias";
 }
 
@@ -48,6 +55,7 @@ Tensor Linear::backward(const Tensor& g) {
   require_cached(input_, "Linear");
   kernels::gemm(ctx_, g, true, input_, false, weight_.grad, 1.f, 1.f);
   if (bias_.value.defined()) kernels::col_sum(ctx_, g, bias_.grad, 1.f);
+  if (!input_grad_) return Tensor();
   Tensor gx = output_like(input_.shape());
   kernels::gemm(ctx_, g, false, weight_.value, false, gx);
   return gx;
@@ -149,6 +157,16 @@ Conv2d::Conv2d(DeviceContext& ctx, int64_t in_c, int64_t out_c, int kernel, int 
   else bias_.name = "bias";
 }
 
+Conv2d::Conv2d(DeviceContext& ctx, int64_t in_c, int64_t out_c, int kernel, int stride, int padding, KaimingUniform init,
+               bool bias)
+    : Module(ctx) {
+  params_.stride_h = params_.stride_w = stride;
+  params_.pad_h = params_.pad_w = padding;
+  weight_ = make_parameter("weight", kaiming_uniform(init.rng, {out_c, in_c, kernel, kernel}, in_c * kernel * kernel));
+  if (bias) bias_ = make_parameter("bias", zeros_host(out_c));
+  else bias_.name = "bias";
+}
+
 std::vector<Parameter*> Conv2d::parameters() {
   if (bias_.value.defined()) return {&weight_, &bias_};
   return {&weight_};
@@ -163,7 +181,7 @@ Tensor Conv2d::forward(const Tensor& x) {
 
 Tensor Conv2d::backward(const Tensor& g) {
   require_cached(input_, "Conv2d");
-  Tensor gx = output_like(input_.shape());
+  Tensor gx = input_grad_ ? output_like(input_.shape()) : Tensor();
   kernels::conv2d_backward(ctx_, input_, weight_.value, g, gx, weight_.grad, bias_.grad, params_);
   return gx;
 }

@@ -3,14 +3,17 @@
 #include <cstdint>
 
 #include "core/kernels/kernels.hpp"
+#include "core/nn/init.hpp"
 #include "core/nn/module.hpp"
 
 namespace mlsys::nn {
 
-// y = x W^T + b, x [N, in], W [out, in] (PyTorch layout), b [out]. Init: U(-1/sqrt(in), 1/sqrt(in)).
+// y = x W^T + b, x [N, in], W [out, in] (PyTorch layout), b [out]. Init: U(-1/sqrt(in), 1/sqrt(in)),
+// or Kaiming uniform from the caller's Rng (core/nn/init.hpp).
 class Linear : public Module {
  public:
   Linear(DeviceContext& ctx, int64_t in_features, int64_t out_features, uint64_t seed = 1, bool bias = true);
+  Linear(DeviceContext& ctx, int64_t in_features, int64_t out_features, KaimingUniform init, bool bias = true);
   Tensor forward(const Tensor& x) override;
   Tensor backward(const Tensor& grad_out) override;
   std::string name() const override { return "Linear"; }
@@ -89,11 +92,13 @@ class LayerNorm : public Module {
   Tensor input_, mean_, rstd_;
 };
 
-// NCHW convolution, W [out, in, k, k]; init U(-1/sqrt(in*k*k), +).
+// NCHW convolution, W [out, in, k, k]; init U(-1/sqrt(in*k*k), +), or Kaiming uniform (fan_in in*k*k).
 class Conv2d : public Module {
  public:
   Conv2d(DeviceContext& ctx, int64_t in_channels, int64_t out_channels, int kernel, int stride = 1, int padding = 0,
          uint64_t seed = 1, bool bias = true);
+  Conv2d(DeviceContext& ctx, int64_t in_channels, int64_t out_channels, int kernel, int stride, int padding,
+         KaimingUniform init, bool bias = true);
   Tensor forward(const Tensor& x) override;
   Tensor backward(const Tensor& grad_out) override;
   std::string name() const override { return "Conv2d"; }

@@ -41,11 +41,12 @@ class LogSoftmax : public Module {
   Tensor output_;
 };
 
-// mean_i (1 - cos(a_i, b_i)); gradients for both inputs.
+// mean_i w_i (1 - cos(a_i, b_i)); gradients for both inputs. row_weight (f32 [N]) gives w_i, all 1
+// when undefined (e.g. how much each row's target is trusted).
 class CosineSimilarityLoss {
  public:
   explicit CosineSimilarityLoss(DeviceContext& ctx, float eps = 1e-8f) : ctx_(ctx), eps_(eps) {}
-  float forward(const Tensor& a, const Tensor& b);
+  float forward(const Tensor& a, const Tensor& b, const Tensor& row_weight = Tensor());
   Tensor grad_a() const { return grad_a_; }
   Tensor grad_b() const { return grad_b_; }
 
@@ -53,6 +54,19 @@ class CosineSimilarityLoss {
   DeviceContext& ctx_;
   float eps_;
   Tensor grad_a_, grad_b_;
+};
+
+// Mean squared error over all elements, mean((pred - target)^2) (e.g. reconstructing an image);
+// the gradient is d loss / d pred. Built from the element-wise kernels, so it runs on any device.
+class MseLoss {
+ public:
+  explicit MseLoss(DeviceContext& ctx) : ctx_(ctx) {}
+  float forward(const Tensor& pred, const Tensor& target);
+  Tensor backward() const { return grad_; }
+
+ private:
+  DeviceContext& ctx_;
+  Tensor grad_;
 };
 
 }  // namespace mlsys::nn

@@ -33,6 +33,7 @@ Tensor Sequential::forward(const Tensor& x) {
 }
 
 Tensor Sequential::backward(const Tensor& grad_out) {
+  if (!layers_.empty()) layers_.front()->set_input_grad(input_grad_);
   Tensor g = grad_out;
   for (size_t i = layers_.size(); i-- > 0;) g = layers_[i]->backward(g);
   return g;

@@ -45,6 +45,11 @@ class Module {
   bool training() const { return training_; }
   void zero_grad();
   DeviceContext& ctx() const { return ctx_; }
+  // Whether backward() must return d loss / d input. The first layer of a network need not (its
+  // input is data, and that product is a large part of its backward): with false, layers that can
+  // skip it (Linear, Conv2d) return an undefined Tensor. A Sequential passes it to its first layer.
+  void set_input_grad(bool needed) { input_grad_ = needed; }
+  bool input_grad() const { return input_grad_; }
 
  protected:
   // A parameter initialized from host values (moved to ctx) with a zero gradient.
@@ -53,6 +58,7 @@ class Module {
 
   DeviceContext& ctx_;
   bool training_ = true;
+  bool input_grad_ = true;
 };
 
 // Chains modules; parameter names are prefixed with the module's position ("2.weight").

@@ -56,7 +56,9 @@ std::vector<uint8_t> save_tensors(const NamedTensors& tensors) {
   return out;
 }
 
-NamedTensors load_tensors(const std::vector<uint8_t>& blob) {
+NamedTensors load_tensors(const std::vector<uint8_t>& blob) { return load_tensors(blob, cpu_context()); }
+
+NamedTensors load_tensors(const std::vector<uint8_t>& blob, DeviceContext& ctx) {
   Reader r(blob);
   if (std::memcmp(r.take(8), kMagic, 8) != 0) throw InputError("not an mlsys tensor blob (bad magic)");
   const uint64_t count = r.get<uint64_t>();
@@ -72,9 +74,9 @@ NamedTensors load_tensors(const std::vector<uint8_t>& blob) {
     Shape s;
     for (int d = 0; d < rank; ++d) s.push(r.get<int64_t>());
     const uint64_t bytes = r.get<uint64_t>();
-    Tensor t = Tensor::empty(s, static_cast<DType>(dt));
+    Tensor t = Tensor::empty(s, static_cast<DType>(dt), ctx);
     if (bytes != t.nbytes()) throw InputError("tensor blob entry '" + name + "' byte count does not match its shape");
-    std::memcpy(t.raw(), r.take(bytes), bytes);
+    copy_bytes(t.raw(), t.device(), r.take(bytes), Device::cpu(), bytes);
     out.emplace_back(std::move(name), std::move(t));
   }
   return out;
@@ -91,7 +93,11 @@ std::vector<uint8_t> save_parameters(const std::vector<Parameter*>& params) {
 }
 
 void load_parameters(const std::vector<Parameter*>& params, const std::vector<uint8_t>& blob) {
-  NamedTensors saved = load_tensors(blob);
+  load_parameters(params, blob, cpu_context());
+}
+
+void load_parameters(const std::vector<Parameter*>& params, const std::vector<uint8_t>& blob, DeviceContext& ctx) {
+  NamedTensors saved = load_tensors(blob, ctx);
   for (Parameter* p : params) {
     const Tensor* src = nullptr;
     for (auto& [n, t] : saved)

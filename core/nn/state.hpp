@@ -17,11 +17,15 @@ using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 std::vector<uint8_t> save_tensors(const NamedTensors& tensors);
 // Parses a blob into host tensors; throws InputError on a malformed blob.
 NamedTensors load_tensors(const std::vector<uint8_t>& blob);
+// The same, with the tensors allocated on ctx (its pool, its device).
+NamedTensors load_tensors(const std::vector<uint8_t>& blob, DeviceContext& ctx);
 
 NamedTensors parameter_values(const std::vector<Parameter*>& params);
 // Copies saved values into the parameters by name; throws InputError naming a missing
 // parameter or a shape/dtype mismatch.
 void load_parameters(const std::vector<Parameter*>& params, const std::vector<uint8_t>& blob);
+// The same, reading through tensors on ctx (the parameters' context) instead of the host context.
+void load_parameters(const std::vector<Parameter*>& params, const std::vector<uint8_t>& blob, DeviceContext& ctx);
 std::vector<uint8_t> save_parameters(const std::vector<Parameter*>& params);
 
 }  // namespace mlsys::nn

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "core/util/error.hpp"
+#include "core/util/random.hpp"
 #include "dataopt/app/modes.hpp"
 #include "dataopt/app/setup.hpp"
 #include "dataopt/pipeline/optimized_dataset.hpp"
@@ -30,16 +31,17 @@ void train_and_probe(RunContext& ctx, const Setup& s, const OptimizedDataset& od
   StudentRun r;
   r.arch = o.student == "cnn" ? o.cnn_arch : o.mlp_arch;
   r.geometry = od.geometry;
-  r.fit = student_fit(o, mix_seed(ctx.seed(), 0x51));
+  r.fit = student_fit(o, derive_seed(ctx.seed(), 0x51));
   r.eval_epochs = {o.epochs};
-  r.init_seed = mix_seed(ctx.seed(), 0x1417);
-  const Matrix y = standardized(od.targets);
+  r.init_seed = derive_seed(ctx.seed(), 0x1417);
+  const auto device = s.context("coopt.student");
+  const Tensor y = standardized(*device, od.targets);
   r.targets = &y;
   r.weights = &od.weight;
   ProbeData pd = probe_data(s, od.images, ctx.seed());
   double secs = 0;
-  const ProbePoint p = run_student(r, od.images, pd, &secs).back();
-  const ProbePoint raw = probe_features(pd.pool_images, pd.test_images, pd, 0);
+  const ProbePoint p = run_student(*device, r, od.images, pd, &secs).back();
+  const ProbePoint raw = probe_features(*device, pd.pool_images, pd.test_images, pd, 0);
   Json& sum = ctx.summary();
   sum["student"] = Json(Json::Object{{"arch", Json(r.arch)}, {"epochs", Json(o.epochs)},
                                      {"few_label_acc", Json(p.few)}, {"all_label_acc", Json(p.all)}});
@@ -81,10 +83,10 @@ void train_mode(RunContext& ctx) {
   Setup s = make_setup(ctx);
   if (s.opt.dataset_dir.empty()) throw ConfigError("coopt train needs coopt.dataset_dir (a folder written by coopt optimize)");
   const OptimizedDataset od = read_optimized(s.plan.dataset_dir);
-  if (od.images.rows != s.plan.pool_size)
-    throw ConfigError("the optimized dataset holds " + std::to_string(od.images.rows) + " images but coopt.pool.size is " +
+  if (od.images.rows() != s.plan.pool_size)
+    throw ConfigError("the optimized dataset holds " + std::to_string(od.images.rows()) + " images but coopt.pool.size is " +
                       std::to_string(s.plan.pool_size) + "; use the config it was written with");
-  ctx.say("coopt train: optimized dataset " + s.plan.dataset_dir.string() + " (" + std::to_string(od.images.rows) + " images)");
+  ctx.say("coopt train: optimized dataset " + s.plan.dataset_dir.string() + " (" + std::to_string(od.images.rows()) + " images)");
   train_and_probe(ctx, s, od);
 }
 

@@ -8,10 +8,13 @@
 #include <map>
 
 #include "core/log/log.hpp"
+#include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
+#include "core/util/random.hpp"
+#include "core/util/thread_pool.hpp"
 #include "dataopt/app/modes.hpp"
-#include "dataopt/app/parallel.hpp"
 #include "dataopt/app/setup.hpp"
+#include "dataopt/data/idx.hpp"
 #include "dataopt/eval/probe.hpp"
 #include "dataopt/eval/svg_plot.hpp"
 #include "dataopt/math/projection.hpp"
@@ -70,29 +73,28 @@ void compare_mode(RunContext& ctx) {
   OptimizedDataset od = read_optimized(s.plan.dataset_dir);
   for (size_t i = 0; i < od.index.size(); ++i)
     if (od.index[i] != static_cast<int32_t>(i)) throw Error("optimized dataset rows are not in pool order");
-  const Matrix y = standardized(od.targets);
-  Matrix y_unaligned;
-  if (!od.targets_unaligned.v.empty()) y_unaligned = standardized(od.targets_unaligned);
+  const auto device = s.context("coopt");
+  const Tensor y = standardized(*device, od.targets);
+  Tensor y_unaligned;
+  if (od.targets_unaligned.defined()) y_unaligned = standardized(*device, od.targets_unaligned);
   const bool want = [&] {
     return std::find(o.methods.begin(), o.methods.end(), "coopt_noalign") != o.methods.end();
   }();
-  if (want && y_unaligned.rows == 0) throw ConfigError("coopt_noalign needs coopt.write_unaligned: true");
+  if (want && !y_unaligned.defined()) throw ConfigError("coopt_noalign needs coopt.write_unaligned: true");
 
   // Upper reference: one prior embeds the whole pool centrally.
-  Matrix y_central;
+  Tensor y_central;
   std::string central_name = o.central_prior.empty() ? rep.names[static_cast<size_t>(rep.reference)] : o.central_prior;
   if (std::find(o.methods.begin(), o.methods.end(), "central") != o.methods.end()) {
     auto it = std::find(rep.names.begin(), rep.names.end(), central_name);
     if (it == rep.names.end()) throw ConfigError("coopt.eval.central_prior '" + central_name + "' is not a prior name");
     const int k = static_cast<int>(it - rep.names.begin());
-    PriorBuildContext c = build_context(s.plan, *s.data, k, s.digits_csv);
+    PriorBuildContext c = build_context(*device, s.plan, *s.data, k, s.digits_csv);
     c.height = od.geometry.h;
     c.width = od.geometry.w;
     Prior p = obtain_prior(s.plan, k, c);
-    std::vector<int64_t> all(static_cast<size_t>(od.images.rows));
-    for (int64_t i = 0; i < od.images.rows; ++i) all[static_cast<size_t>(i)] = i;
-    const Matrix w = random_projection(p.dim(), s.plan.common_dim, mix_seed(s.plan.seed, 0x9000 + static_cast<uint64_t>(k)));
-    y_central = standardized(project(p.embed(od.images, all), w));
+    const Tensor w = random_projection(p.dim(), s.plan.common_dim, projection_seed(s.plan.seed, k));
+    y_central = standardized(*device, project(*device, p.embed(*device, od.images, iota_rows(0, od.images.rows())), w));
   }
 
   ProbeData pd = probe_data(s, od.images, ctx.seed());
@@ -103,8 +105,9 @@ void compare_mode(RunContext& ctx) {
     few[m].assign(epochs.size(), {});
     all[m].assign(epochs.size(), {});
   }
-  // Every (seed, method) student is an independent job; jobs run on ctx.threads() workers with
-  // single-threaded BLAS each, which uses both cores far better than threading small GEMMs.
+  // Every (seed, method) student is an independent job on its own context; jobs run on
+  // ctx.threads() workers with one BLAS/OpenMP thread each, which uses the cores far better than
+  // threading small GEMMs.
   struct Job {
     int seed_index;
     std::string method;
@@ -121,32 +124,49 @@ void compare_mode(RunContext& ctx) {
   std::vector<std::vector<int64_t>> few_rows(static_cast<size_t>(o.seeds));
   for (int si = 0; si < o.seeds; ++si)
     few_rows[static_cast<size_t>(si)] =
-        labeled_subset(pd.pool_labels, pd.classes, o.labels_per_class, mix_seed(ctx.seed() + static_cast<uint64_t>(si), 0xfe3));
-  auto run_job = [&](Job& job) {
+        labeled_subset(pd.pool_labels, pd.classes, o.labels_per_class, derive_seed(ctx.seed() + static_cast<uint64_t>(si), 0xfe3));
+  // The jobs' contexts are made and released here, in job order, so summary.json lists their pools
+  // in the same order every run (workers would register them in whatever order they start).
+  std::vector<std::unique_ptr<DeviceContext>> job_devices;
+  for (const Job& job : jobs)
+    job_devices.push_back(s.context(fmt::format("coopt.{}.seed{}", job.method, ctx.seed() + static_cast<uint64_t>(job.seed_index))));
+  auto run_job = [&](Job& job, DeviceContext& job_device) {
     const uint64_t seed = ctx.seed() + static_cast<uint64_t>(job.seed_index);
     ProbeData local = pd;  // shares nothing mutable with other jobs
     local.few_rows = few_rows[static_cast<size_t>(job.seed_index)];
     const std::string& m = job.method;
     if (m == "raw") {
-      const ProbePoint p = probe_features(local.pool_images, local.test_images, local, 0);
+      const ProbePoint p = probe_features(job_device, local.pool_images, local.test_images, local, 0);
       for (int64_t e : epochs) job.points.push_back({static_cast<int>(e), p.few, p.all});
     } else {
       StudentRun r;
       r.arch = m == "coopt_cnn" ? o.cnn_arch : o.mlp_arch;
       r.geometry = od.geometry;
-      r.fit = student_fit(o, mix_seed(seed, 0x51));
+      r.fit = student_fit(o, derive_seed(seed, 0x51));
       r.eval_epochs = epochs;
-      r.init_seed = mix_seed(seed, 0x1417);
+      r.init_seed = derive_seed(seed, 0x1417);
       r.objective = m == "random" ? StudentObjective::none : m == "ssl" ? StudentObjective::denoise : StudentObjective::targets;
       r.targets = m == "coopt_noalign" ? &y_unaligned : m == "central" ? &y_central : &y;
       // The participants' weights come from the alignment, so only the aligned rows use them.
       if (m == "coopt" || m == "coopt_cnn") r.weights = &od.weight;
-      job.points = run_student(r, od.images, local, &job.seconds);
+      job.points = run_student(job_device, r, od.images, local, &job.seconds);
     }
     log::info("coopt: seed {} {:<14} epoch {} few {:.4f} all {:.4f} ({:.1f}s)", seed, m, job.points.front().epoch,
               job.points.front().few, job.points.front().all, job.seconds);
   };
-  run_parallel(jobs.size(), ctx.threads(), [&](size_t i) { run_job(jobs[i]); });
+  {
+    OneMathThread one;
+    ParallelOptions po;
+    po.threads = ctx.threads();
+    po.stop = [] { return RunContext::stop_requested(); };
+    parallel_for(jobs.size(), po, [&](size_t i) {
+      set_thread_count(1);  // this worker's OpenMP count
+      run_job(jobs[i], *job_devices[i]);
+      job_devices[i]->pool().release_cached();  // its statistics stay; its memory goes back now
+    });
+  }
+  for (auto& d : job_devices) d.reset();
+  if (RunContext::stop_requested()) throw Error("interrupted");
   for (const Job& job : jobs) {
     train_s[job.method] += job.seconds / o.seeds;
     for (size_t e = 0; e < epochs.size(); ++e) {

@@ -7,16 +7,25 @@
 #include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
-#include "dataopt/data/as_matrix.hpp"
+#include "core/util/random.hpp"
 #include "dataopt/eval/probe.hpp"
 
 namespace mlsys::dataopt {
 
 namespace fs = std::filesystem;
 
+std::unique_ptr<DeviceContext> Setup::context(const std::string& name) const {
+  if (device.type != "cpu") throw ConfigError("coopt runs on the CPU only (device.type: cpu)");
+  return std::make_unique<DeviceContext>(Device::cpu(), static_cast<uint64_t>(device.host_pool_limit_mb * 1048576.0), name);
+}
+
+OneMathThread::OneMathThread() : saved_(thread_count()) { set_thread_count(1); }
+OneMathThread::~OneMathThread() { set_thread_count(saved_); }
+
 Setup make_setup(RunContext& ctx) {
   Setup s;
   s.opt = ctx.get(coopt_section());
+  s.device = ctx.get(device_section());
   const CooptOptions& o = s.opt;
   DataSourceSpec ds;
   ds.source = o.data_source;
@@ -61,8 +70,9 @@ std::vector<PriorStatus> prepare_priors(const Setup& s) {
   std::vector<PriorStatus> out;
   ensure_dir(s.plan.priors_dir);
   const ImageSet probe = s.data->train_rows(s.plan.pool_begin, s.plan.pool_begin + 1);
+  const auto device = s.context("coopt.priors");
   for (int k = 0; k < s.plan.participants(); ++k) {
-    PriorBuildContext c = build_context(s.plan, *s.data, k, s.digits_csv);
+    PriorBuildContext c = build_context(*device, s.plan, *s.data, k, s.digits_csv);
     c.height = probe.height;
     c.width = probe.width;
     PriorStatus st;
@@ -77,46 +87,49 @@ ParticipantReport participant_phase(RunContext& ctx, const Setup& s, bool* is_ro
   CommOptions co = ctx.get(comm_section());
   ParticipantReport rep;
   bool root = false;
-  // One BLAS thread per rank whatever the rank count, so the targets are bit-identical for any
-  // number of ranks (multi-threaded GEMMs may round differently).
-  const int threads = ctx.threads();
-  set_thread_count(1);
-  try {
-    comm::run_ranks(co, [&](comm::Communicator& c) {
-      // Every rank must write where rank 0 writes, even when MPI processes resolved "" differently.
-      Plan plan = s.plan;
-      char dir[4096] = {};
-      std::strncpy(dir, plan.dataset_dir.c_str(), sizeof dir - 1);
-      c.broadcast(dir, sizeof dir, 0);
-      plan.dataset_dir = dir;
-      std::strncpy(dir, plan.priors_dir.c_str(), sizeof dir - 1);
-      c.broadcast(dir, sizeof dir, 0);
-      plan.priors_dir = dir;
-      ParticipantReport r = run_participants(c, plan, *s.data, s.digits_csv);
-      if (c.rank() == 0) {
-        rep = std::move(r);
-        root = true;
-      }
-    });
-  } catch (...) {
-    set_thread_count(threads);
-    throw;
-  }
-  set_thread_count(threads);
+  // One BLAS/OpenMP thread per rank whatever the rank count, so the targets are bit-identical for
+  // any number of ranks (multi-threaded GEMMs and reductions may round differently).
+  OneMathThread one;
+  // This process's rank contexts are made (and released) here, in rank order, so summary.json
+  // lists their pools in the same order every run; inproc ranks are threads that would register
+  // them in whatever order they start.
+  const bool inproc = co.backend == "inproc";
+  std::vector<std::unique_ptr<DeviceContext>> devices;
+  for (int r = 0; r < (inproc ? co.world_size : 1); ++r)
+    devices.push_back(s.context("coopt.rank" + std::to_string(inproc ? r : std::max(0, launcher_rank()))));
+  comm::run_ranks(co, [&](comm::Communicator& c) {
+    set_thread_count(1);
+    // Every rank must write where rank 0 writes, even when MPI processes resolved "" differently.
+    Plan plan = s.plan;
+    char dir[4096] = {};
+    std::strncpy(dir, plan.dataset_dir.c_str(), sizeof dir - 1);
+    c.broadcast(dir, sizeof dir, 0);
+    plan.dataset_dir = dir;
+    std::strncpy(dir, plan.priors_dir.c_str(), sizeof dir - 1);
+    c.broadcast(dir, sizeof dir, 0);
+    plan.priors_dir = dir;
+    DeviceContext& device = *devices[static_cast<size_t>(inproc ? c.rank() : 0)];
+    ParticipantReport r = run_participants(c, device, plan, *s.data, s.digits_csv);
+    if (c.rank() == 0) {
+      rep = std::move(r);
+      root = true;
+    }
+  });
+  for (auto& d : devices) d.reset();
   if (is_root) *is_root = root;
   return rep;
 }
 
-ProbeData probe_data(const Setup& s, const Matrix& pool_images, uint64_t seed) {
+ProbeData probe_data(const Setup& s, const Tensor& pool_images, uint64_t seed) {
   ProbeData d;
   const ImageSet pool = s.data->train_rows(s.plan.pool_begin, s.plan.pool_begin + s.plan.pool_size);
   const ImageSet test = s.data->test(s.opt.test_size);
   d.pool_images = pool_images;
   d.pool_labels = pool.labels;
-  d.test_images = as_matrix(test);
+  d.test_images = test.images();
   d.test_labels = test.labels;
   d.classes = std::max(pool.classes, test.classes);
-  d.few_rows = labeled_subset(d.pool_labels, d.classes, s.opt.labels_per_class, mix_seed(seed, 0xfe3));
+  d.few_rows = labeled_subset(d.pool_labels, d.classes, s.opt.labels_per_class, derive_seed(seed, 0xfe3));
   return d;
 }
 

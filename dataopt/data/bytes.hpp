@@ -4,8 +4,8 @@
 
 namespace mlsys::dataopt {
 
-// Whole file contents, gunzipped when the file is gzip data whatever its extension.
-// Throws InputError naming the path when it is missing, unreadable or a corrupt gzip stream.
+// Whole file contents through core's read_file (gunzipped when the name ends in .gz). A missing,
+// unreadable or corrupt file is bad input data here: InputError naming the path.
 std::string read_bytes(const std::filesystem::path& path);
 
 }  // namespace mlsys::dataopt

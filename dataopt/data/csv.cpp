@@ -21,9 +21,10 @@ bool parse_float(std::string_view s, float& out) {
 
 }  // namespace
 
-CsvMatrix read_csv_matrix(const std::filesystem::path& path) {
+Tensor read_csv_matrix(const std::filesystem::path& path) {
   const std::string text = read_bytes(path);
-  CsvMatrix m;
+  int64_t rows = 0, cols = 0;
+  std::vector<float> data;  // row-major
   size_t line_no = 0, pos = 0;
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
@@ -38,36 +39,36 @@ CsvMatrix read_csv_matrix(const std::filesystem::path& path) {
     bool numeric = true;
     for (size_t c = 0; c < cells.size() && numeric; ++c) numeric = parse_float(cells[c], row[c]);
     if (!numeric) {
-      if (m.rows == 0 && line_no == 1) continue;  // a header line of column names
+      if (rows == 0 && line_no == 1) continue;  // a header line of column names
       throw InputError(path.string() + ":" + std::to_string(line_no) + ": non-numeric or non-finite cell");
     }
-    if (m.rows == 0) m.cols = static_cast<int64_t>(row.size());
-    if (static_cast<int64_t>(row.size()) != m.cols)
+    if (rows == 0) cols = static_cast<int64_t>(row.size());
+    if (static_cast<int64_t>(row.size()) != cols)
       throw InputError(path.string() + ":" + std::to_string(line_no) + ": " + std::to_string(row.size()) +
-                       " columns, expected " + std::to_string(m.cols) + " like the first row");
-    m.data.insert(m.data.end(), row.begin(), row.end());
-    ++m.rows;
+                       " columns, expected " + std::to_string(cols) + " like the first row");
+    data.insert(data.end(), row.begin(), row.end());
+    ++rows;
   }
-  if (m.rows == 0) throw InputError(path.string() + ": no numeric rows");
-  return m;
+  if (rows == 0) throw InputError(path.string() + ": no numeric rows");
+  return Tensor::from_vector(std::move(data), Shape{rows, cols});
 }
 
 ImageSet read_csv_images(const std::filesystem::path& path) {
-  CsvMatrix m = read_csv_matrix(path);
-  const int64_t pixels = m.cols - 1;
+  const Tensor m = read_csv_matrix(path);
+  const int64_t rows = m.dim(0), cols = m.dim(1), pixels = cols - 1;
   const auto side = static_cast<int64_t>(std::lround(std::sqrt(static_cast<double>(std::max<int64_t>(pixels, 0)))));
   if (pixels < 1 || side * side != pixels)
-    throw InputError(path.string() + ": " + std::to_string(m.cols) +
+    throw InputError(path.string() + ": " + std::to_string(cols) +
                      " columns; expected a square number of pixel columns followed by one label column");
   ImageSet s;
-  s.n = m.rows;
+  s.n = rows;
   s.height = s.width = static_cast<int>(side);
   s.source = path.string();
-  s.pixels.reserve(static_cast<size_t>(m.rows * pixels));
+  s.pixels.reserve(static_cast<size_t>(rows * pixels));
   std::vector<int32_t> labels;
   float peak = 0;
-  for (int64_t r = 0; r < m.rows; ++r) {
-    const float* row = m.data.data() + r * m.cols;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = m.data<float>() + r * cols;
     for (int64_t c = 0; c < pixels; ++c) {
       if (row[c] < 0) throw InputError(path.string() + ": negative pixel in data row " + std::to_string(r + 1));
       peak = std::max(peak, row[c]);

@@ -4,17 +4,14 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/tensor/tensor.hpp"
 #include "dataopt/data/image_set.hpp"
 
 namespace mlsys::dataopt {
 
-struct CsvMatrix {
-  int64_t rows = 0, cols = 0;
-  std::vector<float> data;  // row-major
-};
-
-// Throws InputError naming file:line for a non-numeric cell or a ragged row.
-CsvMatrix read_csv_matrix(const std::filesystem::path& path);
+// A host tensor [rows, cols]. Throws InputError naming file:line for a non-numeric cell or a
+// ragged row.
+Tensor read_csv_matrix(const std::filesystem::path& path);
 
 // Square images of side sqrt(cols - 1); pixels are divided by the file's largest pixel value so
 // they land in [0, 1] (digits are 0-16). Throws when cols - 1 is not a square or labels are not

@@ -5,7 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "core/tensor/tensor.hpp"
+
 namespace mlsys::dataopt {
+
+// Channels, height and width of one image; images are stored channel-major (C, H, W) per row.
+struct Geometry {
+  int c = 1, h = 1, w = 1;
+  int64_t size() const { return static_cast<int64_t>(c) * h * w; }
+};
 
 struct ImageSet {
   int64_t n = 0;
@@ -16,6 +24,9 @@ struct ImageSet {
   std::string source;           // where it came from, for messages and manifests
 
   int64_t dim() const { return static_cast<int64_t>(channels) * height * width; }
+  Geometry geometry() const { return {channels, height, width}; }
+  // The pixels as a host tensor [n, dim] (a copy that owns its memory).
+  Tensor images() const { return Tensor::from_vector(std::vector<float>(pixels), Shape{n, dim()}); }
   const float* image(int64_t i) const { return pixels.data() + i * dim(); }
   bool labeled() const { return !labels.empty(); }
   // The images at `rows` (in that order), labels included.

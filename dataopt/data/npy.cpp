@@ -126,6 +126,12 @@ void write_npy(const fs::path& path, const std::vector<int64_t>& shape, const st
   write_file_atomic(path, npy_bytes("<f4", shape, data.data(), data.size() * sizeof(float)));
 }
 
+void write_npy(const fs::path& path, const Tensor& t) {
+  std::vector<int64_t> shape;
+  for (int i = 0; i < t.rank(); ++i) shape.push_back(t.dim(i));
+  write_file_atomic(path, npy_bytes("<f4", shape, t.data<float>(), static_cast<size_t>(t.numel()) * sizeof(float)));
+}
+
 void write_npy_int(const fs::path& path, const std::vector<int32_t>& data) {
   write_file_atomic(path, npy_bytes("<i4", {static_cast<int64_t>(data.size())}, data.data(), data.size() * 4));
 }

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/tensor/tensor.hpp"
+
 namespace mlsys::dataopt {
 
 struct NpyArray {
@@ -18,6 +20,8 @@ struct NpyArray {
 // size that does not match the header.
 NpyArray read_npy(const std::filesystem::path& path);
 void write_npy(const std::filesystem::path& path, const std::vector<int64_t>& shape, const std::vector<float>& data);
+// A host f32 tensor with its shape.
+void write_npy(const std::filesystem::path& path, const Tensor& t);
 void write_npy_int(const std::filesystem::path& path, const std::vector<int32_t>& data);
 
 }  // namespace mlsys::dataopt

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/util/error.hpp"
-#include "dataopt/math/rng.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::dataopt {
 

@@ -2,11 +2,13 @@
 // Linear probe of frozen features: a ridge-regression classifier (one-hot targets, bias column) on
 // features standardized with statistics of an unlabeled reference set (the pool). The ridge is
 // lambda = d (a unit-variance prior on class scores) unless `ridge` > 0 gives it relative to
-// mean(diag(X^T X)). Nothing is tuned on the test rows.
+// mean(diag(X^T X)). Nothing is tuned on the test rows. Features are host tensors [rows, d];
+// products run on ctx.
 #include <cstdint>
 #include <vector>
 
-#include "dataopt/math/matrix.hpp"
+#include "core/tensor/device_context.hpp"
+#include "core/tensor/tensor.hpp"
 
 namespace mlsys::dataopt {
 
@@ -15,8 +17,8 @@ struct ProbeResult {
   double ridge = 0;     // relative ridge used
 };
 
-ProbeResult linear_probe(const Matrix& train_features, const std::vector<int32_t>& train_labels,
-                         const Matrix& test_features, const std::vector<int32_t>& test_labels, int classes,
+ProbeResult linear_probe(DeviceContext& ctx, const Tensor& train_features, const std::vector<int32_t>& train_labels,
+                         const Tensor& test_features, const std::vector<int32_t>& test_labels, int classes,
                          const std::vector<float>& mean, const std::vector<float>& stdev, double ridge = 0);
 
 // `per_class` labeled rows per class drawn with `seed` (all rows of a class when it has fewer).

@@ -3,38 +3,43 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/util/random.hpp"
 #include "dataopt/eval/probe.hpp"
+#include "dataopt/math/tensor_ops.hpp"
 
 namespace mlsys::dataopt {
 
-ProbePoint probe_features(const Matrix& pool_features, const Matrix& test_features, const ProbeData& data, int epoch) {
+ProbePoint probe_features(DeviceContext& ctx, const Tensor& pool_features, const Tensor& test_features,
+                          const ProbeData& data, int epoch) {
   std::vector<float> mean, stdev;
   column_stats(pool_features, mean, stdev);
   ProbePoint p;
   p.epoch = epoch;
   std::vector<int32_t> few_labels;
   for (int64_t r : data.few_rows) few_labels.push_back(data.pool_labels[static_cast<size_t>(r)]);
-  p.few = linear_probe(pool_features.select_rows(data.few_rows), few_labels, test_features, data.test_labels,
-                       data.classes, mean, stdev).accuracy;
-  p.all = linear_probe(pool_features, data.pool_labels, test_features, data.test_labels, data.classes, mean, stdev).accuracy;
+  p.few = linear_probe(ctx, select_rows(ctx, pool_features, data.few_rows), few_labels, test_features, data.test_labels,
+                       data.classes, mean, stdev)
+              .accuracy;
+  p.all = linear_probe(ctx, pool_features, data.pool_labels, test_features, data.test_labels, data.classes, mean, stdev)
+              .accuracy;
   return p;
 }
 
-Matrix standardized(const Matrix& targets) {
-  Matrix t = targets;
+Tensor standardized(DeviceContext& ctx, const Tensor& targets) {
+  Tensor t = copy_on(ctx, targets);
   std::vector<float> mean, stdev;
   column_stats(t, mean, stdev);
   standardize_columns(t, mean, stdev);
   return t;
 }
 
-std::vector<ProbePoint> run_student(const StudentRun& run, const Matrix& train_images, const ProbeData& data,
-                                    double* train_seconds) {
-  Net net = Net::build(run.arch, run.geometry, run.init_seed);
+std::vector<ProbePoint> run_student(DeviceContext& ctx, const StudentRun& run, const Tensor& train_images,
+                                    const ProbeData& data, double* train_seconds) {
+  Network net = Network::build(ctx, run.arch, run.geometry, run.init_seed);
   std::vector<ProbePoint> out;
   double secs = 0;
   auto probe = [&](int epoch) {
-    out.push_back(probe_features(net.features(data.pool_images), net.features(data.test_images), data, epoch));
+    out.push_back(probe_features(ctx, net.features(data.pool_images), net.features(data.test_images), data, epoch));
   };
   if (run.objective == StudentObjective::none) {
     probe(0);
@@ -58,10 +63,10 @@ std::vector<ProbePoint> run_student(const StudentRun& run, const Matrix& train_i
     return true;
   };
   if (run.objective == StudentObjective::targets) {
-    net.add_head(run.targets->cols, run.init_seed + 7);
+    net.add_head(run.targets->dim(1), derive_seed(run.init_seed, 7));
     fit_student(net, train_images, *run.targets, fo, hook, run.weights);
   } else {
-    net.add_head(train_images.cols, run.init_seed + 7);
+    net.add_head(train_images.dim(1), derive_seed(run.init_seed, 7));
     fit_denoiser(net, train_images, fo, hook);
   }
   if (train_seconds) *train_seconds = secs;

@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "dataopt/math/matrix.hpp"
 #include "dataopt/train/fit.hpp"
 
 namespace mlsys::dataopt {
 
+// Host tensors [rows, C*H*W]; read-only, shared by concurrent student runs.
 struct ProbeData {
-  Matrix pool_images, test_images;
+  Tensor pool_images, test_images;
   std::vector<int32_t> pool_labels, test_labels;
   int classes = 0;
   std::vector<int64_t> few_rows;  // the labeled subset (labels_per_class per class)
@@ -21,8 +21,9 @@ struct ProbePoint {
   double few = 0, all = 0;  // accuracy with few labels / all pool labels
 };
 
-// Probe of given features (pool rows first, then test rows).
-ProbePoint probe_features(const Matrix& pool_features, const Matrix& test_features, const ProbeData& data, int epoch);
+// Probe of given features (pool rows first, then test rows), on ctx.
+ProbePoint probe_features(DeviceContext& ctx, const Tensor& pool_features, const Tensor& test_features,
+                          const ProbeData& data, int epoch);
 
 enum class StudentObjective { targets, denoise, none };
 
@@ -30,18 +31,19 @@ struct StudentRun {
   std::string arch;
   Geometry geometry{1, 28, 28};
   StudentObjective objective = StudentObjective::targets;
-  const Matrix* targets = nullptr;  // standardized; objective == targets
+  const Tensor* targets = nullptr;              // standardized; objective == targets
   const std::vector<float>* weights = nullptr;  // per image loss weight (objective == targets), or none
   FitOptions fit;
   std::vector<int64_t> eval_epochs;
   uint64_t init_seed = 1;
 };
 
-// Returns one point per eval epoch (objective none: the untrained network at each epoch).
-std::vector<ProbePoint> run_student(const StudentRun& run, const Matrix& train_images, const ProbeData& data,
-                                    double* train_seconds = nullptr);
+// Trains on ctx (the student's own context) and returns one point per eval epoch (objective none:
+// the untrained network at each epoch).
+std::vector<ProbePoint> run_student(DeviceContext& ctx, const StudentRun& run, const Tensor& train_images,
+                                    const ProbeData& data, double* train_seconds = nullptr);
 
-// Per-dimension standardization of targets over all rows (step 6).
-Matrix standardized(const Matrix& targets);
+// Per-dimension standardization of targets over all rows (step 6), as a new tensor on ctx.
+Tensor standardized(DeviceContext& ctx, const Tensor& targets);
 
 }  // namespace mlsys::dataopt

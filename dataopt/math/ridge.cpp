@@ -3,79 +3,86 @@
 #include <algorithm>
 
 #include "core/util/error.hpp"
+#include "dataopt/math/tensor_ops.hpp"
 
 namespace mlsys::dataopt {
 
 namespace {
 
 // The shift lambda = ridge x mean diagonal of the Gram matrix, so `ridge` is relative to the scale.
-double ridge_shift(const Matrix& gram, double ridge) {
-  const int64_t n = gram.rows;
+double ridge_shift(const Tensor& gram, double ridge) {
+  const int64_t n = gram.dim(0);
+  const float* g = gram.data<float>();
   double diag = 0;
-  for (int64_t i = 0; i < n; ++i) diag += gram.at(i, i);
+  for (int64_t i = 0; i < n; ++i) diag += g[i * n + i];
   return ridge * (diag > 0 ? diag / static_cast<double>(n) : 1.0);
 }
 
-std::vector<double> to_double(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }
+void check_rows(const Tensor& a, const Tensor& b) {
+  if (a.rows() != b.rows())
+    throw Error("alignment: source has " + std::to_string(a.rows()) + " rows of S but the reference has " +
+                std::to_string(b.rows()));
+}
 
 }  // namespace
 
-Matrix ridge_fit(const Matrix& a, const Matrix& b, double ridge) {
-  if (a.rows != b.rows)
-    throw Error("alignment: source has " + std::to_string(a.rows) + " rows of S but the reference has " +
-                std::to_string(b.rows));
-  if (a.rows == 0) throw Error("alignment set S is empty; raise coopt.align.fraction");
-  const Matrix ata = matmul(a, a, true, false);
-  const Matrix atb = matmul(a, b, true, false);
-  std::vector<double> x = cholesky_solve(to_double(ata.v), a.cols, to_double(atb.v), b.cols, ridge_shift(ata, ridge));
-  Matrix t(a.cols, b.cols);
-  for (size_t i = 0; i < x.size(); ++i) t.v[i] = static_cast<float>(x[i]);
-  return t;
+Tensor ridge_fit(DeviceContext& ctx, const Tensor& a, const Tensor& b, double ridge) {
+  check_rows(a, b);
+  if (a.rows() == 0) throw Error("alignment set S is empty; raise coopt.align.fraction");
+  const Tensor ata = matmul(ctx, a, a, true, false);
+  const Tensor atb = matmul(ctx, a, b, true, false);
+  const std::vector<double> x = cholesky_solve(to_double(ata), a.dim(1), to_double(atb), b.dim(1), ridge_shift(ata, ridge));
+  std::vector<float> t(x.begin(), x.end());
+  return host_matrix(std::move(t), a.dim(1), b.dim(1));
 }
 
-Alignment fit_alignment(const Matrix& a, const Matrix& b, double ridge, bool intercept) {
-  if (a.rows != b.rows)
-    throw Error("alignment: source has " + std::to_string(a.rows) + " rows of S but the reference has " +
-                std::to_string(b.rows));
-  if (a.rows < 2) throw Error("alignment set S has fewer than 2 rows; raise coopt.align.fraction");
-  const int64_t m = a.rows, n = a.cols, k = b.cols;
+Alignment fit_alignment(DeviceContext& ctx, const Tensor& a, const Tensor& b, double ridge, bool intercept) {
+  check_rows(a, b);
+  if (a.rows() < 2) throw Error("alignment set S has fewer than 2 rows; raise coopt.align.fraction");
+  const int64_t m = a.dim(0), n = a.dim(1), k = b.dim(1);
   std::vector<float> mean_a(static_cast<size_t>(n), 0), mean_b, sd;
   column_stats(b, mean_b, sd);
-  Matrix ac = a, bc = b;
+  const Tensor ac = copy_on(ctx, a), bc = copy_on(ctx, b);
+  float* acp = ac.data<float>();
   if (intercept) {
     column_stats(a, mean_a, sd);
+    float* bcp = bc.data<float>();
     for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) ac.at(i, j) -= mean_a[static_cast<size_t>(j)];
-      for (int64_t j = 0; j < k; ++j) bc.at(i, j) -= mean_b[static_cast<size_t>(j)];
+      for (int64_t j = 0; j < n; ++j) acp[i * n + j] -= mean_a[static_cast<size_t>(j)];
+      for (int64_t j = 0; j < k; ++j) bcp[i * k + j] -= mean_b[static_cast<size_t>(j)];
     }
   }
   // One factorization of Ac^T Ac + lambda I serves both the map (right-hand sides Ac^T Bc) and the
   // leverages h_ii = 1/m (intercept) + ac_i (Ac^T Ac + lambda I)^-1 ac_i^T (right-hand sides Ac^T).
-  const Matrix g = matmul(ac, ac, true, false);
-  const Matrix atb = matmul(ac, bc, true, false);
+  const Tensor g = matmul(ctx, ac, ac, true, false);
+  const Tensor atb = matmul(ctx, ac, bc, true, false);
+  const float* atbp = atb.data<float>();
   const int64_t cols = k + m;
   std::vector<double> rhs(static_cast<size_t>(n * cols));
   for (int64_t j = 0; j < n; ++j) {
-    for (int64_t c = 0; c < k; ++c) rhs[static_cast<size_t>(j * cols + c)] = atb.at(j, c);
-    for (int64_t i = 0; i < m; ++i) rhs[static_cast<size_t>(j * cols + k + i)] = ac.at(i, j);
+    for (int64_t c = 0; c < k; ++c) rhs[static_cast<size_t>(j * cols + c)] = atbp[j * k + c];
+    for (int64_t i = 0; i < m; ++i) rhs[static_cast<size_t>(j * cols + k + i)] = acp[i * n + j];
   }
-  const std::vector<double> x = cholesky_solve(to_double(g.v), n, rhs, cols, ridge_shift(g, ridge));
+  const std::vector<double> x = cholesky_solve(to_double(g), n, rhs, cols, ridge_shift(g, ridge));
   Alignment out;
-  out.t = Matrix(n, k);
+  std::vector<float> t(static_cast<size_t>(n * k));
   for (int64_t j = 0; j < n; ++j)
-    for (int64_t c = 0; c < k; ++c) out.t.at(j, c) = static_cast<float>(x[static_cast<size_t>(j * cols + c)]);
+    for (int64_t c = 0; c < k; ++c) t[static_cast<size_t>(j * k + c)] = static_cast<float>(x[static_cast<size_t>(j * cols + c)]);
   out.offset = intercept ? mean_b : std::vector<float>(static_cast<size_t>(k), 0);
   for (int64_t j = 0; j < k; ++j)
-    for (int64_t i = 0; i < n; ++i) out.offset[static_cast<size_t>(j)] -= mean_a[static_cast<size_t>(i)] * out.t.at(i, j);
-  const Matrix pred = out.apply(a);
+    for (int64_t i = 0; i < n; ++i) out.offset[static_cast<size_t>(j)] -= mean_a[static_cast<size_t>(i)] * t[static_cast<size_t>(i * k + j)];
+  out.t = host_matrix(std::move(t), n, k);
+  const Tensor pred = out.apply(ctx, a);
+  const float* pp = pred.data<float>();
+  const float* bp = b.data<float>();
   double press = 0, total = 0;
   for (int64_t i = 0; i < m; ++i) {
     double h = intercept ? 1.0 / static_cast<double>(m) : 0.0;
-    for (int64_t j = 0; j < n; ++j) h += ac.at(i, j) * x[static_cast<size_t>(j * cols + k + i)];
+    for (int64_t j = 0; j < n; ++j) h += acp[i * n + j] * x[static_cast<size_t>(j * cols + k + i)];
     const double keep = std::max(1e-6, 1.0 - h);
     for (int64_t j = 0; j < k; ++j) {
-      const double e = (static_cast<double>(b.at(i, j)) - pred.at(i, j)) / keep;
-      const double d = static_cast<double>(b.at(i, j)) - mean_b[static_cast<size_t>(j)];
+      const double e = (static_cast<double>(bp[i * k + j]) - pp[i * k + j]) / keep;
+      const double d = static_cast<double>(bp[i * k + j]) - mean_b[static_cast<size_t>(j)];
       press += e * e;
       total += d * d;
     }
@@ -91,17 +98,19 @@ Alignment identity_alignment(int64_t n) {
   return a;
 }
 
-Matrix Alignment::apply(const Matrix& a) const {
-  Matrix y = matmul(a, t);
-  for (int64_t i = 0; i < y.rows; ++i)
-    for (int64_t j = 0; j < y.cols; ++j) y.at(i, j) += offset[static_cast<size_t>(j)];
+Tensor Alignment::apply(DeviceContext& ctx, const Tensor& a) const {
+  Tensor y = matmul(ctx, a, t);
+  float* p = y.data<float>();
+  const int64_t rows = y.dim(0), cols = y.dim(1);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) p[i * cols + j] += offset[static_cast<size_t>(j)];
   return y;
 }
 
-Matrix identity_matrix(int64_t n) {
-  Matrix m(n, n);
-  for (int64_t i = 0; i < n; ++i) m.at(i, i) = 1;
-  return m;
+Tensor identity_matrix(int64_t n) {
+  std::vector<float> v(static_cast<size_t>(n * n), 0.f);
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i * n + i)] = 1;
+  return host_matrix(std::move(v), n, n);
 }
 
 }  // namespace mlsys::dataopt

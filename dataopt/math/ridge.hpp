@@ -2,12 +2,16 @@
 // Step 4: the alignment map T (n x n) minimizing ||A T - B||^2 + lambda ||T||^2, with A the
 // participant's projected embeddings of S and B the reference's. lambda = ridge * mean(diag(A^T A))
 // so one setting works whatever the embedding scale. Solved by Cholesky in double precision.
-#include "dataopt/math/matrix.hpp"
+// Tensors are 2-D f32 on the host; products run on ctx.
+#include <vector>
+
+#include "core/tensor/device_context.hpp"
+#include "core/tensor/tensor.hpp"
 
 namespace mlsys::dataopt {
 
-Matrix ridge_fit(const Matrix& a, const Matrix& b, double ridge);
-Matrix identity_matrix(int64_t n);
+Tensor ridge_fit(DeviceContext& ctx, const Tensor& a, const Tensor& b, double ridge);
+Tensor identity_matrix(int64_t n);
 
 // The alignment map with an optional intercept: y = a T + c. With `intercept`, T is the ridge fit
 // of the S-centered A onto the S-centered B and c = mean(B) - mean(A) T (embeddings of ReLU
@@ -16,12 +20,12 @@ Matrix identity_matrix(int64_t n);
 // (b^(-i): the prediction of a map fitted without row i, from the closed form e_i / (1 - h_ii)):
 // how much of the reference's variation the participant predicts on images it was not fitted on.
 struct Alignment {
-  Matrix t;                   // n x n
+  Tensor t;                   // n x n (host)
   std::vector<float> offset;  // n (zeros without intercept)
   double loo_r2 = 1;
-  Matrix apply(const Matrix& a) const;
+  Tensor apply(DeviceContext& ctx, const Tensor& a) const;
 };
-Alignment fit_alignment(const Matrix& a, const Matrix& b, double ridge, bool intercept);
+Alignment fit_alignment(DeviceContext& ctx, const Tensor& a, const Tensor& b, double ridge, bool intercept);
 Alignment identity_alignment(int64_t n);
 
 }  // namespace mlsys::dataopt

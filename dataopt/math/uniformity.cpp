@@ -3,30 +3,35 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/util/error.hpp"
+#include "dataopt/math/tensor_ops.hpp"
 
 namespace mlsys::dataopt {
 
-double uniformity_score(const Matrix& z, double t, bool center) {
-  if (z.rows < 2) throw Error("uniformity score needs at least 2 samples");
-  Matrix zc = z;
+double uniformity_score(DeviceContext& ctx, const Tensor& z, double t, bool center) {
+  if (z.rank() != 2 || z.rows() < 2) throw Error("uniformity score needs at least 2 samples");
+  const int64_t rows = z.dim(0), cols = z.dim(1);
+  Tensor zc = copy_on(ctx, z);
   if (center) {
     std::vector<float> mean, stdev;
     column_stats(z, mean, stdev);
-    for (int64_t i = 0; i < zc.rows; ++i)
-      for (int64_t j = 0; j < zc.cols; ++j) zc.at(i, j) -= mean[static_cast<size_t>(j)];
+    float* p = zc.data<float>();
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) p[i * cols + j] -= mean[static_cast<size_t>(j)];
   }
-  const Matrix psi = l2_normalize_rows(zc);
-  const Matrix gram = matmul(psi, psi, false, true);
+  const Tensor psi = l2_normalize_rows(ctx, zc);
+  const Tensor gram = matmul(ctx, psi, psi, false, true);
+  const float* g = gram.data<float>();
   // For unit vectors ||a - b||^2 = 2 - 2 a.b; zero rows (dead embeddings) count as distance 0.
   std::vector<double> e;
-  e.reserve(static_cast<size_t>(z.rows * (z.rows - 1) / 2));
+  e.reserve(static_cast<size_t>(rows * (rows - 1) / 2));
   double mx = -std::numeric_limits<double>::infinity();
-  for (int64_t i = 0; i < z.rows; ++i)
-    for (int64_t j = i + 1; j < z.rows; ++j) {
-      const double ni = gram.at(i, i), nj = gram.at(j, j);
-      const double d2 = std::max(0.0, ni + nj - 2.0 * gram.at(i, j));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = i + 1; j < rows; ++j) {
+      const double ni = g[i * rows + i], nj = g[j * rows + j];
+      const double d2 = std::max(0.0, ni + nj - 2.0 * g[i * rows + j]);
       e.push_back(-t * d2);
       mx = std::max(mx, e.back());
     }

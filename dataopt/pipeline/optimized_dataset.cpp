@@ -4,6 +4,7 @@
 #include "core/util/fs.hpp"
 #include "dataopt/data/bytes.hpp"
 #include "dataopt/data/npy.hpp"
+#include "dataopt/math/tensor_ops.hpp"
 
 namespace mlsys::dataopt {
 
@@ -13,20 +14,13 @@ namespace {
 
 fs::path shard_dir(const fs::path& dir, int k) { return dir / ("shard-" + std::to_string(k)); }
 
-Matrix read_matrix(const fs::path& p, int64_t rows, int64_t cols) {
+// Appends the rows of a 2-D .npy file of the manifest's shape to `dst`.
+void append_rows(const fs::path& p, int64_t rows, int64_t cols, std::vector<float>& dst) {
   NpyArray a = read_npy(p);
-  if (a.shape.size() != 2 || a.shape[0] != rows || (cols >= 0 && a.shape[1] != cols))
+  if (a.shape.size() != 2 || a.shape[0] != rows || a.shape[1] != cols)
     throw InputError(p.string() + ": shape does not match the manifest (expected " + std::to_string(rows) + " x " +
-                     (cols >= 0 ? std::to_string(cols) : std::string("?")) + ")");
-  Matrix m(a.shape[0], a.shape[1]);
-  m.v = std::move(a.data);
-  return m;
-}
-
-void append(Matrix& dst, const Matrix& src) {
-  if (dst.rows == 0) dst.cols = src.cols;
-  dst.v.insert(dst.v.end(), src.v.begin(), src.v.end());
-  dst.rows += src.rows;
+                     std::to_string(cols) + ")");
+  dst.insert(dst.end(), a.data.begin(), a.data.end());
 }
 
 }  // namespace
@@ -34,10 +28,9 @@ void append(Matrix& dst, const Matrix& src) {
 void write_shard(const fs::path& dir, int k, const Shard& s) {
   const fs::path d = shard_dir(dir, k);
   ensure_dir(d);
-  write_npy(d / "images.npy", {s.images.rows, s.images.cols}, s.images.v);
-  write_npy(d / "targets.npy", {s.targets.rows, s.targets.cols}, s.targets.v);
-  if (s.targets_unaligned.rows)
-    write_npy(d / "targets_unaligned.npy", {s.targets_unaligned.rows, s.targets_unaligned.cols}, s.targets_unaligned.v);
+  write_npy(d / "images.npy", s.images);
+  write_npy(d / "targets.npy", s.targets);
+  if (s.targets_unaligned.defined()) write_npy(d / "targets_unaligned.npy", s.targets_unaligned);
   write_npy_int(d / "index.npy", s.index);
 }
 
@@ -60,13 +53,16 @@ OptimizedDataset read_optimized(const fs::path& dir) {
     const int64_t n = d.manifest["common_dim"].as_int();
     const auto& parts = d.manifest["participants"].as_array();
     bool unaligned = true;
+    std::vector<float> images, targets, targets_unaligned;
+    int64_t total = 0;
     for (size_t k = 0; k < parts.size(); ++k) {
       const int64_t rows = parts[k].find("rows")->as_int();
       const fs::path sd = shard_dir(dir, static_cast<int>(k));
-      append(d.images, read_matrix(sd / "images.npy", rows, d.geometry.size()));
-      append(d.targets, read_matrix(sd / "targets.npy", rows, n));
+      append_rows(sd / "images.npy", rows, d.geometry.size(), images);
+      append_rows(sd / "targets.npy", rows, n, targets);
       unaligned = unaligned && fs::exists(sd / "targets_unaligned.npy");
-      if (unaligned) append(d.targets_unaligned, read_matrix(sd / "targets_unaligned.npy", rows, n));
+      if (unaligned) append_rows(sd / "targets_unaligned.npy", rows, n, targets_unaligned);
+      total += rows;
       NpyArray idx = read_npy(sd / "index.npy");
       if (idx.rows() != rows) throw InputError((sd / "index.npy").string() + ": row count differs from the manifest");
       for (float v : idx.data) d.index.push_back(static_cast<int32_t>(v));
@@ -74,7 +70,9 @@ OptimizedDataset read_optimized(const fs::path& dir) {
       const Json* w = parts[k].find("weight");
       d.weight.insert(d.weight.end(), static_cast<size_t>(rows), w ? static_cast<float>(w->as_number()) : 1.0f);
     }
-    if (!unaligned) d.targets_unaligned = Matrix();
+    d.images = host_matrix(std::move(images), total, d.geometry.size());
+    d.targets = host_matrix(std::move(targets), total, n);
+    if (unaligned) d.targets_unaligned = host_matrix(std::move(targets_unaligned), total, n);
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {

@@ -11,14 +11,15 @@
 #include <string>
 #include <vector>
 
+#include "core/tensor/tensor.hpp"
 #include "core/util/json.hpp"
-#include "dataopt/math/matrix.hpp"
-#include "dataopt/net/layers.hpp"
+#include "dataopt/data/image_set.hpp"
 
 namespace mlsys::dataopt {
 
+// Host tensors [rows, C*H*W] and [rows, n]; targets_unaligned undefined when not written.
 struct Shard {
-  Matrix images, targets, targets_unaligned;
+  Tensor images, targets, targets_unaligned;
   std::vector<int32_t> index;
 };
 
@@ -28,7 +29,7 @@ void write_manifest(const std::filesystem::path& dir, const Json& manifest);
 struct OptimizedDataset {
   Json manifest;
   Geometry geometry{1, 1, 1};
-  Matrix images, targets, targets_unaligned;  // unaligned empty when not written
+  Tensor images, targets, targets_unaligned;  // host; unaligned undefined when not written
   std::vector<int32_t> index;                 // pool index per row
   std::vector<int32_t> shard_of;              // participant per row
   std::vector<float> weight;                  // the student's loss weight per row (manifest "weight", default 1)

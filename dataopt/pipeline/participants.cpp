@@ -8,6 +8,7 @@
 #include "dataopt/data/idx.hpp"
 #include "dataopt/math/projection.hpp"
 #include "dataopt/math/ridge.hpp"
+#include "dataopt/math/tensor_ops.hpp"
 #include "dataopt/math/uniformity.hpp"
 #include "dataopt/pipeline/optimized_dataset.hpp"
 #include "dataopt/pipeline/priors.hpp"
@@ -25,10 +26,12 @@ std::vector<double> combine(comm::Communicator& c, std::vector<double> v) {
   return v;
 }
 
+std::span<float> values(const Tensor& t) { return {t.data<float>(), static_cast<size_t>(t.numel())}; }
+
 }  // namespace
 
-ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, const DataSource& data,
-                                   const std::filesystem::path& digits_csv) {
+ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx, const Plan& plan,
+                                   const DataSource& data, const std::filesystem::path& digits_csv) {
   const auto t0 = std::chrono::steady_clock::now();
   const int K = plan.participants(), rank = comm.rank(), size = comm.size();
   if (K < 1) throw ConfigError("coopt.priors lists no participants");
@@ -66,11 +69,11 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
   int64_t geo[3] = {rows.channels, rows.height, rows.width};
   comm.all_reduce(geo, 3, comm::DType::i64, comm::ReduceOp::max);  // ranks without rows read nothing
   const Geometry g{static_cast<int>(geo[0]), static_cast<int>(geo[1]), static_cast<int>(geo[2])};
-  // Pixels of pool rows [b, e) (all read by this rank) as a matrix.
+  // Pixels of pool rows [b, e) (all read by this rank) as a tensor.
   auto pixels = [&](int64_t b, int64_t e) {
-    Matrix x(e - b, g.size());
+    Tensor x = Tensor::empty({e - b, g.size()}, DType::f32, ctx);
     if (e > b)
-      std::copy_n(rows.image(std::lower_bound(need.begin(), need.end(), b) - need.begin()), x.v.size(), x.v.data());
+      std::copy_n(rows.image(std::lower_bound(need.begin(), need.end(), b) - need.begin()), x.numel(), x.data<float>());
     return x;
   };
 
@@ -78,23 +81,24 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
   // elsewhere, and a sum over ranks assembles the pixels exactly (each value meets only zeros).
   const std::vector<int64_t> s_rows = plan.alignment_rows();
   const auto m = static_cast<int64_t>(s_rows.size());
-  Matrix s_images(m, g.size());
+  const Tensor s_images = Tensor::zeros({m, g.size()}, DType::f32, ctx);
   for (int64_t i = 0; i < m; ++i) {
     const int64_t r = s_rows[static_cast<size_t>(i)];
     for (int k : mine)
       if (r >= plan.shard(k).first && r < plan.shard(k).second)
-        std::copy_n(rows.image(std::lower_bound(need.begin(), need.end(), r) - need.begin()), g.size(), s_images.row(i));
+        std::copy_n(rows.image(std::lower_bound(need.begin(), need.end(), r) - need.begin()), g.size(),
+                    s_images.data<float>() + i * g.size());
   }
-  comm.all_reduce(std::span<float>(s_images.v));
+  comm.all_reduce(values(s_images));
 
   // Owners first obtain their priors (training any that is not cached yet), then every rank loads
   // the priors of the shards it helps with from the cache.
   std::vector<Prior> priors(static_cast<size_t>(K));
   auto obtain = [&](int k) {
-    PriorBuildContext ctx = build_context(plan, data, k, digits_csv);
-    ctx.height = g.h;
-    ctx.width = g.w;
-    priors[static_cast<size_t>(k)] = obtain_prior(plan, k, ctx);
+    PriorBuildContext b = build_context(ctx, plan, data, k, digits_csv);
+    b.height = g.h;
+    b.width = g.w;
+    priors[static_cast<size_t>(k)] = obtain_prior(plan, k, b);
   };
   for (int k : mine) obtain(k);
   comm.barrier();
@@ -105,21 +109,21 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
   // embedding comes first and the gathers after, so ranks wait for each other once, not per prior.
   struct Local {
     int k;
-    Matrix images, z_shard, z_s;
+    Tensor images, z_shard, z_s;
   };
   std::vector<Local> local;
-  std::vector<Matrix> z_slices(static_cast<size_t>(K));
+  std::vector<Tensor> z_slices(static_cast<size_t>(K));
   std::vector<double> dims(static_cast<size_t>(K), 0), scores(static_cast<size_t>(K), 0);
   for (int k = 0; k < K; ++k) {
     const auto te = std::chrono::steady_clock::now();
     const auto [sb, se] = slice(k, rank);
     Prior& prior = priors[static_cast<size_t>(k)];
-    if (se > sb) z_slices[static_cast<size_t>(k)] = prior.embed(pixels(sb, se), iota_rows(sb, se), kEmbedChunk);
+    if (se > sb) z_slices[static_cast<size_t>(k)] = prior.embed(ctx, pixels(sb, se), iota_rows(sb, se), kEmbedChunk);
     if (owns(k)) {
-      Local l{k, pixels(plan.shard(k).first, plan.shard(k).second), {}, prior.embed(s_images, s_rows, kEmbedChunk)};
+      Local l{k, pixels(plan.shard(k).first, plan.shard(k).second), {}, prior.embed(ctx, s_images, s_rows, kEmbedChunk)};
       dims[static_cast<size_t>(k)] = static_cast<double>(prior.dim());
       // Step 3 input: uniformity of the prior's own (normalized) embeddings on S.
-      scores[static_cast<size_t>(k)] = uniformity_score(l.z_s, plan.uniformity_t, plan.center_uniformity);
+      scores[static_cast<size_t>(k)] = uniformity_score(ctx, l.z_s, plan.uniformity_t, plan.center_uniformity);
       local.push_back(std::move(l));
     }
     log::debug("coopt: rank {} participant {} embedded {} rows in {:.3f}s", rank, k, se - sb,
@@ -135,15 +139,16 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
     for (int r = 0; r < size; ++r)
       bytes.push_back(static_cast<size_t>((slice(k, r).second - slice(k, r).first) * dim) * sizeof(float));
     const auto [b, e] = plan.shard(k);
-    Matrix gathered(e - b, dim);
-    comm.all_gather_v(z_slices[static_cast<size_t>(k)].v.data(), bytes, gathered.v.data());
-    z_slices[static_cast<size_t>(k)] = Matrix();
+    const Tensor gathered = Tensor::empty({e - b, dim}, DType::f32, ctx);
+    const Tensor& mine_k = z_slices[static_cast<size_t>(k)];
+    comm.all_gather_v(mine_k.defined() ? mine_k.raw() : nullptr, bytes, gathered.raw());
+    z_slices[static_cast<size_t>(k)] = Tensor();
     for (Local& l : local) {
       if (l.k != k) continue;
-      l.z_shard = Matrix(e - b, dim);
+      l.z_shard = Tensor::empty({e - b, dim}, DType::f32, ctx);
       for (int r = 0, at = 0; r < size; ++r) {
         const auto [rb, re] = slice(k, r);
-        std::copy_n(gathered.row(at), (re - rb) * dim, l.z_shard.row(rb - b));
+        if (re > rb) l.z_shard.rows(rb - b, re - b).copy_from(gathered.rows(at, at + (re - rb)));
         at += static_cast<int>(re - rb);
       }
     }
@@ -152,12 +157,12 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
   priors.clear();
 
   // Projections: rank 0 generates every W_k and broadcasts it.
-  std::vector<Matrix> w(static_cast<size_t>(K));
+  std::vector<Tensor> w(static_cast<size_t>(K));
   for (int k = 0; k < K; ++k) {
     const auto d = static_cast<int64_t>(dims[static_cast<size_t>(k)]);
-    w[static_cast<size_t>(k)] = rank == 0 ? random_projection(d, plan.common_dim, mix_seed(plan.seed, 0x9000 + static_cast<uint64_t>(k)))
-                                          : Matrix(d, plan.common_dim);
-    comm.broadcast(std::span<float>(w[static_cast<size_t>(k)].v), 0);
+    w[static_cast<size_t>(k)] = rank == 0 ? random_projection(d, plan.common_dim, projection_seed(plan.seed, k))
+                                          : Tensor::empty({d, plan.common_dim}, DType::f32, ctx);
+    comm.broadcast(values(w[static_cast<size_t>(k)]), 0);
   }
 
   // Step 3: the reference prior.
@@ -174,24 +179,25 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
     rep.reference = static_cast<int>(it - rep.names.begin());
   }
   const int ref = rep.reference;
-  Matrix b_ref(m, plan.common_dim);
+  Tensor b_ref = Tensor::empty({m, plan.common_dim}, DType::f32, ctx);
   for (const Local& l : local)
-    if (l.k == ref) b_ref = project(l.z_s, w[static_cast<size_t>(ref)]);
-  comm.broadcast(std::span<float>(b_ref.v), ref % size);
+    if (l.k == ref) b_ref = project(ctx, l.z_s, w[static_cast<size_t>(ref)]);
+  comm.broadcast(values(b_ref), ref % size);
 
   // Step 4-5: alignment, targets, per-shard files.
   std::vector<double> before(static_cast<size_t>(K), 0), after(static_cast<size_t>(K), 0), r2(static_cast<size_t>(K), 0);
   for (Local& l : local) {
-    const Matrix& wk = w[static_cast<size_t>(l.k)];
-    const Matrix a = project(l.z_s, wk);
-    const Alignment t = l.k == ref ? identity_alignment(plan.common_dim) : fit_alignment(a, b_ref, plan.ridge, plan.intercept);
+    const Tensor& wk = w[static_cast<size_t>(l.k)];
+    const Tensor a = project(ctx, l.z_s, wk);
+    const Alignment t =
+        l.k == ref ? identity_alignment(plan.common_dim) : fit_alignment(ctx, a, b_ref, plan.ridge, plan.intercept);
     before[static_cast<size_t>(l.k)] = mean_squared_diff(a, b_ref);
-    after[static_cast<size_t>(l.k)] = mean_squared_diff(t.apply(a), b_ref);
+    after[static_cast<size_t>(l.k)] = mean_squared_diff(t.apply(ctx, a), b_ref);
     r2[static_cast<size_t>(l.k)] = l.k == ref ? 1.0 : t.loo_r2;
     Shard sh;
     sh.images = std::move(l.images);
-    const Matrix projected = project(l.z_shard, wk);
-    sh.targets = t.apply(projected);
+    const Tensor projected = project(ctx, l.z_shard, wk);
+    sh.targets = t.apply(ctx, projected);
     if (plan.write_unaligned) sh.targets_unaligned = projected;
     const auto [b, e] = plan.shard(l.k);
     for (int64_t i = b; i < e; ++i) sh.index.push_back(static_cast<int32_t>(i));
@@ -217,7 +223,7 @@ ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, c
   mf["common_dim"] = plan.common_dim;
   mf["pool"] = Json(Json::Object{{"train_rows_begin", Json(plan.pool_begin)}, {"size", Json(plan.pool_size)}});
   mf["alignment_set"] = Json(Json::Object{{"rows", Json(m)}, {"fraction", Json(plan.align_fraction)}});
-  mf["projection"] = Json(Json::Object{{"seed", Json(plan.seed)}, {"entries", "N(0, 1/n), seed mix_seed(seed, 0x9000 + k)"}});
+  mf["projection"] = Json(Json::Object{{"seed", Json(plan.seed)}, {"entries", "N(0, 1/n) from mlsys::Rng(derive_seed(seed, 0x9000 + k))"}});
   mf["uniformity_t"] = plan.uniformity_t;
   mf["ridge"] = plan.ridge;
   mf["intercept"] = plan.intercept;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/comm/communicator.hpp"
+#include "core/tensor/device_context.hpp"
 #include "core/util/json.hpp"
 #include "dataopt/pipeline/plan.hpp"
 
@@ -26,7 +27,8 @@ struct ParticipantReport {
   Json manifest;       // what was written (rank 0)
 };
 
-ParticipantReport run_participants(comm::Communicator& comm, const Plan& plan, const DataSource& data,
-                                   const std::filesystem::path& digits_csv);
+// `ctx` is this rank's context: its priors, embeddings and alignment run there.
+ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx, const Plan& plan,
+                                   const DataSource& data, const std::filesystem::path& digits_csv);
 
 }  // namespace mlsys::dataopt

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "dataopt/math/rng.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::dataopt {
 
@@ -14,7 +14,7 @@ std::pair<int64_t, int64_t> Plan::shard(int k) const {
 
 std::vector<int64_t> Plan::alignment_rows() const {
   const auto m = std::clamp<int64_t>(std::llround(align_fraction * static_cast<double>(pool_size)), 2, pool_size);
-  Rng rng(mix_seed(seed, 0x5e7));
+  Rng rng(derive_seed(seed, 0x5e7));
   std::vector<int64_t> p = rng.permutation(pool_size);
   p.resize(static_cast<size_t>(m));
   std::sort(p.begin(), p.end());

@@ -1,7 +1,7 @@
 #pragma once
 // Obtaining each participant's prior: trained priors are cached in plan.priors_dir as
-// <name>.prior with a <name>.key file holding the spec fingerprint and seed, and are retrained
-// only when the spec changes.
+// <name>.prior with a <name>.key file holding the spec fingerprint, seed and prior file format,
+// and are retrained only when one of them changes.
 #include "dataopt/pipeline/plan.hpp"
 
 namespace mlsys::dataopt {
@@ -12,8 +12,10 @@ struct PriorStatus {
   double seconds = 0;
 };
 
-// Builds (or reloads) prior k. Cacheable priors are saved after training.
+// Builds (or reloads) prior k on ctx.device. Cacheable priors are saved after training.
 Prior obtain_prior(const Plan& plan, int k, const PriorBuildContext& ctx, PriorStatus* status = nullptr);
-PriorBuildContext build_context(const Plan& plan, const DataSource& data, int k, const std::filesystem::path& digits_csv);
+// What prior k is built from: its seed derive_seed(plan.seed, 1000 + k), the data, the device.
+PriorBuildContext build_context(DeviceContext& device, const Plan& plan, const DataSource& data, int k,
+                                const std::filesystem::path& digits_csv);
 
 }  // namespace mlsys::dataopt

@@ -28,6 +28,7 @@ struct PriorSpec {
 };
 
 struct PriorBuildContext {
+  DeviceContext* device = nullptr;  // where the prior's network is built and trained
   const DataSource* data = nullptr;
   uint64_t seed = 1;
   int64_t pool_rows = 0;          // for external embeddings
@@ -38,6 +39,7 @@ struct PriorBuildContext {
 class PriorKind {
  public:
   virtual ~PriorKind() = default;
+  // Network priors are built (and trained) on ctx.device.
   virtual Prior build(const PriorSpec& spec, const PriorBuildContext& ctx) const = 0;
   // False for priors that are loaded rather than trained (nothing to cache).
   virtual bool cacheable() const { return true; }

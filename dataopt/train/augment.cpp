@@ -1,5 +1,7 @@
 #include "dataopt/train/augment.hpp"
 
+#include <algorithm>
+
 namespace mlsys::dataopt {
 
 namespace {
@@ -19,14 +21,16 @@ const std::vector<float>& noise_table() {
 
 }  // namespace
 
-Matrix augmented_batch(const Matrix& images, Geometry g, const std::vector<int64_t>& rows, const AugmentOptions& opt,
-                       Rng& rng, Matrix* clean) {
-  Matrix out(static_cast<int64_t>(rows.size()), images.cols);
-  if (clean) *clean = Matrix(out.rows, out.cols);
+Tensor augmented_batch(DeviceContext& ctx, const Tensor& images, Geometry g, const std::vector<int64_t>& rows,
+                       const AugmentOptions& opt, Rng& rng, Tensor* clean) {
+  const int64_t d = images.row_numel();
+  Tensor out = Tensor::empty({static_cast<int64_t>(rows.size()), d}, DType::f32, ctx);
+  if (clean) *clean = Tensor::empty(out.shape(), DType::f32, ctx);
+  const float* all = images.data<float>();
   for (size_t r = 0; r < rows.size(); ++r) {
-    const float* src = images.row(rows[r]);
-    float* dst = out.row(static_cast<int64_t>(r));
-    const int span = 2 * opt.shift + 1;
+    const float* src = all + rows[r] * d;
+    float* dst = out.data<float>() + static_cast<int64_t>(r) * d;
+    const uint64_t span = 2 * static_cast<uint64_t>(opt.shift) + 1;
     const int dy = opt.shift > 0 ? static_cast<int>(rng.below(span)) - opt.shift : 0;
     const int dx = opt.shift > 0 ? static_cast<int>(rng.below(span)) - opt.shift : 0;
     const bool flip = opt.flip && rng.uniform() < 0.5;
@@ -40,12 +44,12 @@ Matrix augmented_batch(const Matrix& images, Geometry g, const std::vector<int64
               (sy < 0 || sy >= g.h || sx < 0 || sx >= g.w) ? 0.0f : src[(c * g.h + sy) * g.w + sx];
         }
       }
-    if (clean) std::copy(dst, dst + out.cols, clean->row(static_cast<int64_t>(r)));
+    if (clean) std::copy(dst, dst + d, clean->data<float>() + static_cast<int64_t>(r) * d);
     if (opt.noise > 0) {
       const std::vector<float>& t = noise_table();
-      size_t at = static_cast<size_t>(rng.below(static_cast<int64_t>(kNoiseTable)));
+      size_t at = static_cast<size_t>(rng.below(kNoiseTable));
       const auto scale = static_cast<float>(opt.noise);
-      for (int64_t j = 0; j < out.cols; ++j, at = (at + 1) & (kNoiseTable - 1)) dst[j] += scale * t[at];
+      for (int64_t j = 0; j < d; ++j, at = (at + 1) & (kNoiseTable - 1)) dst[j] += scale * t[at];
     }
   }
   return out;

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "dataopt/math/matrix.hpp"
-#include "dataopt/math/rng.hpp"
-#include "dataopt/net/layers.hpp"
+#include "core/tensor/device_context.hpp"
+#include "core/util/random.hpp"
+#include "dataopt/data/image_set.hpp"
 
 namespace mlsys::dataopt {
 
@@ -16,9 +16,9 @@ struct AugmentOptions {
   double noise = 0.1;
 };
 
-// Rows `rows` of `images` (one image per row, geometry g), augmented. `clean` (optional) receives
-// the same views without noise (the denoising target).
-Matrix augmented_batch(const Matrix& images, Geometry g, const std::vector<int64_t>& rows, const AugmentOptions& opt,
-                       Rng& rng, Matrix* clean = nullptr);
+// Rows `rows` of `images` (host [N, C*H*W], geometry g), augmented, as a new host tensor on ctx.
+// `clean` (optional) receives the same views without noise (the denoising target).
+Tensor augmented_batch(DeviceContext& ctx, const Tensor& images, Geometry g, const std::vector<int64_t>& rows,
+                       const AugmentOptions& opt, Rng& rng, Tensor* clean = nullptr);
 
 }  // namespace mlsys::dataopt

@@ -1,90 +1,99 @@
 #include "dataopt/train/fit.hpp"
 
+#include <algorithm>
+
+#include "core/nn/loss.hpp"
+#include "core/nn/optimizer.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/util/error.hpp"
-#include "dataopt/net/adam.hpp"
-#include "dataopt/net/losses.hpp"
+#include "dataopt/math/tensor_ops.hpp"
 
 namespace mlsys::dataopt {
 
 namespace {
 
-// Runs the epochs; `step` gets the batch rows and returns the batch loss.
-void loop(Net& net, int64_t n, const FitOptions& opt, Rng& rng, const EpochHook& hook,
+// Runs the epochs; `step` gets the batch rows, runs forward and backward and returns the batch loss.
+void loop(Network& net, int64_t n, const FitOptions& opt, Rng& rng, const EpochHook& hook,
           const std::function<double(const std::vector<int64_t>&)>& step) {
   if (n == 0) throw Error("cannot train on an empty set");
-  Adam adam(opt.lr, opt.weight_decay);
-  auto params = net.params();
-  net.zero_grad();
+  nn::OptimizerOptions oo;
+  oo.lr = opt.lr;
+  oo.weight_decay = opt.weight_decay;
+  const auto adam = nn::make_optimizer(opt.weight_decay > 0 ? "adamw" : "adam", net.ctx(), net.parameters(), oo);
+  adam->zero_grad();
   for (int e = 1; e <= opt.epochs; ++e) {
     const std::vector<int64_t> order = rng.permutation(n);
     double total = 0;
     int64_t batches = 0;
     for (int64_t b = 0; b < n; b += opt.batch) {
       if (RunContext::stop_requested()) throw Error("interrupted");
-      std::vector<int64_t> rows(order.begin() + b, order.begin() + std::min(n, b + opt.batch));
-      total += step(rows);  // gradients start at zero and Adam::step clears them
-      adam.step(params);
+      const std::vector<int64_t> rows(order.begin() + b, order.begin() + std::min(n, b + opt.batch));
+      total += step(rows);
+      adam->step();
+      adam->zero_grad();
       ++batches;
     }
     if (hook && !hook(e, total / static_cast<double>(batches))) break;
   }
 }
 
-Matrix stack(const Matrix& a, const Matrix& b) {
-  Matrix out(a.rows + b.rows, a.cols);
-  std::copy(a.v.begin(), a.v.end(), out.v.begin());
-  std::copy(b.v.begin(), b.v.end(), out.v.begin() + static_cast<std::ptrdiff_t>(a.v.size()));
+// The batch rows twice: one call draws both augmented views of every image, view 1 then view 2.
+std::vector<int64_t> twice(const std::vector<int64_t>& rows) {
+  std::vector<int64_t> out(rows);
+  out.insert(out.end(), rows.begin(), rows.end());
   return out;
 }
 
 }  // namespace
 
-void fit_classifier(Net& net, const Matrix& images, const std::vector<int32_t>& labels, const FitOptions& opt,
+void fit_classifier(Network& net, const Tensor& images, const std::vector<int32_t>& labels, const FitOptions& opt,
                     const EpochHook& hook) {
+  if (static_cast<int64_t>(labels.size()) != images.rows()) throw Error("classifier: label count differs from image count");
   Rng rng(opt.seed);
-  loop(net, images.rows, opt, rng, hook, [&](const std::vector<int64_t>& rows) {
-    Matrix x = augmented_batch(images, net.input(), rows, opt.augment, rng);
-    std::vector<int32_t> y;
-    for (int64_t r : rows) y.push_back(labels[static_cast<size_t>(r)]);
-    Matrix grad;
-    const double loss = softmax_cross_entropy(net.forward(x, true), y, grad);
-    net.backward(grad);
+  DeviceContext& ctx = net.ctx();
+  nn::CrossEntropyLoss ce(ctx);
+  loop(net, images.rows(), opt, rng, hook, [&](const std::vector<int64_t>& rows) {
+    const Tensor x = augmented_batch(ctx, images, net.input(), rows, opt.augment, rng);
+    const Tensor y = Tensor::empty({static_cast<int64_t>(rows.size())}, DType::i32, ctx);
+    for (size_t i = 0; i < rows.size(); ++i) y.data<int32_t>()[i] = labels[static_cast<size_t>(rows[i])];
+    const double loss = ce.forward(net.forward(x), y);
+    net.backward(ce.backward());
     return loss;
   });
 }
 
-void fit_denoiser(Net& net, const Matrix& images, const FitOptions& opt, const EpochHook& hook) {
+void fit_denoiser(Network& net, const Tensor& images, const FitOptions& opt, const EpochHook& hook) {
   Rng rng(opt.seed);
-  loop(net, images.rows, opt, rng, hook, [&](const std::vector<int64_t>& rows) {
-    Matrix c1, c2;
-    Matrix v1 = augmented_batch(images, net.input(), rows, opt.augment, rng, &c1);
-    Matrix v2 = augmented_batch(images, net.input(), rows, opt.augment, rng, &c2);
-    Matrix grad;
-    const double loss = mean_squared_error(net.forward(stack(v1, v2), true), stack(c1, c2), grad);
-    net.backward(grad);
+  DeviceContext& ctx = net.ctx();
+  nn::MseLoss mse(ctx);
+  loop(net, images.rows(), opt, rng, hook, [&](const std::vector<int64_t>& rows) {
+    Tensor clean;
+    const Tensor views = augmented_batch(ctx, images, net.input(), twice(rows), opt.augment, rng, &clean);
+    const double loss = mse.forward(net.forward(views), clean);
+    net.backward(mse.backward());
     return loss;
   });
 }
 
-void fit_student(Net& net, const Matrix& images, const Matrix& targets, const FitOptions& opt, const EpochHook& hook,
+void fit_student(Network& net, const Tensor& images, const Tensor& targets, const FitOptions& opt, const EpochHook& hook,
                  const std::vector<float>* row_weight) {
-  if (targets.rows != images.rows) throw Error("student: targets and images differ in count");
-  if (row_weight && static_cast<int64_t>(row_weight->size()) != images.rows)
+  if (targets.rows() != images.rows()) throw Error("student: targets and images differ in count");
+  if (row_weight && static_cast<int64_t>(row_weight->size()) != images.rows())
     throw Error("student: one weight per image expected");
-  std::vector<float> w;
   Rng rng(opt.seed);
-  loop(net, images.rows, opt, rng, hook, [&](const std::vector<int64_t>& rows) {
-    Matrix v1 = augmented_batch(images, net.input(), rows, opt.augment, rng);
-    Matrix v2 = augmented_batch(images, net.input(), rows, opt.augment, rng);
-    Matrix y = targets.select_rows(rows);
-    Matrix grad;
+  DeviceContext& ctx = net.ctx();
+  nn::CosineSimilarityLoss cosine(ctx, 1e-12f);
+  loop(net, images.rows(), opt, rng, hook, [&](const std::vector<int64_t>& rows) {
+    const std::vector<int64_t> both = twice(rows);
+    const Tensor views = augmented_batch(ctx, images, net.input(), both, opt.augment, rng);
+    const Tensor y = select_rows(ctx, targets, both);
+    Tensor w;
     if (row_weight) {
-      w.resize(2 * rows.size());
-      for (size_t i = 0; i < rows.size(); ++i) w[i] = w[i + rows.size()] = (*row_weight)[static_cast<size_t>(rows[i])];
+      w = Tensor::empty({static_cast<int64_t>(both.size())}, DType::f32, ctx);
+      for (size_t i = 0; i < both.size(); ++i) w.data<float>()[i] = (*row_weight)[static_cast<size_t>(both[i])];
     }
-    const double loss = cosine_loss(net.forward(stack(v1, v2), true), stack(y, y), grad, row_weight ? &w : nullptr);
-    net.backward(grad);
+    const double loss = cosine.forward(net.forward(views), y, w);
+    net.backward(cosine.grad_a());
     return loss;
   });
 }

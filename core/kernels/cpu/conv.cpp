@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "core/kernels/cpu/cpu_kernels.hpp"
 #include "core/kernels/kernel_checks.hpp"
@@ -25,18 +26,37 @@ ConvDims conv_dims(const Tensor& x, const Tensor& w, const Conv2dParams& p) {
   return {x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(0), w.dim(2), w.dim(3), os[2], os[3]};
 }
 
-// col[(c*kh + i)*kw + j, oy*ow + ox] = x[c, oy*s - pad + i, ox*s - pad + j] (0 outside).
+// The output columns ox whose input column ox*s - pad + j lies inside [0, w): [lo, hi).
+std::pair<int64_t, int64_t> inside_columns(int64_t j, int64_t s, int64_t pad, int64_t w, int64_t ow) {
+  const int64_t first = pad - j, last = w - 1 + pad - j;  // ox * s must lie in [first, last]
+  if (last < 0) return {0, 0};
+  const int64_t lo = first <= 0 ? 0 : std::min(ow, (first + s - 1) / s);
+  return {lo, std::max(lo, std::min(ow, last / s + 1))};
+}
+
+// col[(c*kh + i)*kw + j, oy*ow + ox] = x[c, oy*s - pad + i, ox*s - pad + j] (0 outside). Each
+// output row copies its in-bounds span (one memcpy for stride 1) and zero-fills the padding,
+// instead of testing the bounds of every element: im2col was a fifth of a small CNN's training.
 void im2col(const float* x, float* col, const ConvDims& d, const Conv2dParams& p) {
   for (int64_t c = 0; c < d.c; ++c)
     for (int64_t i = 0; i < d.kh; ++i)
       for (int64_t j = 0; j < d.kw; ++j) {
         float* dst = col + ((c * d.kh + i) * d.kw + j) * d.p();
+        const auto [lo, hi] = inside_columns(j, p.stride_w, p.pad_w, d.w, d.ow);
         for (int64_t oy = 0; oy < d.oh; ++oy) {
+          float* out = dst + oy * d.ow;
           const int64_t iy = oy * p.stride_h - p.pad_h + i;
-          for (int64_t ox = 0; ox < d.ow; ++ox) {
-            const int64_t ix = ox * p.stride_w - p.pad_w + j;
-            dst[oy * d.ow + ox] = (iy >= 0 && iy < d.h && ix >= 0 && ix < d.w) ? x[(c * d.h + iy) * d.w + ix] : 0.f;
+          if (iy < 0 || iy >= d.h) {
+            std::fill(out, out + d.ow, 0.f);
+            continue;
           }
+          const float* row = x + (c * d.h + iy) * d.w;
+          const int64_t shift = j - p.pad_w;  // input column of ox: ox * s + shift
+          std::fill(out, out + lo, 0.f);
+          if (p.stride_w == 1) std::memcpy(out + lo, row + lo + shift, static_cast<size_t>(hi - lo) * sizeof(float));
+          else
+            for (int64_t ox = lo; ox < hi; ++ox) out[ox] = row[ox * p.stride_w + shift];
+          std::fill(out + hi, out + d.ow, 0.f);
         }
       }
 }
@@ -138,6 +158,26 @@ void max_pool2d(DeviceContext&, const Tensor& x, const Tensor& out, const Tensor
   const float* xp = x.data<float>();
   float* op = out.data<float>();
   int32_t* ap = argmax.data<int32_t>();
+  if (p.kernel_h == 2 && p.kernel_w == 2 && p.stride_h == 2 && p.stride_w == 2 && p.pad_h == 0 && p.pad_w == 0) {
+    // The common 2x2 window without padding: four loads and three selects per output, the same
+    // first-maximum rule as the general loop (the general loop was a quarter of a small CNN's time).
+#pragma omp parallel for schedule(static) if (d.nc * d.oh * d.ow > 16384)
+    for (int64_t c = 0; c < d.nc; ++c) {
+      const float* img = xp + c * d.h * d.w;
+      for (int64_t oy = 0; oy < d.oh; ++oy)
+        for (int64_t ox = 0; ox < d.ow; ++ox) {
+          const int64_t a = 2 * oy * d.w + 2 * ox;
+          int64_t best = a;
+          best = img[a + 1] > img[best] ? a + 1 : best;
+          best = img[a + d.w] > img[best] ? a + d.w : best;
+          best = img[a + d.w + 1] > img[best] ? a + d.w + 1 : best;
+          const int64_t o = (c * d.oh + oy) * d.ow + ox;
+          op[o] = img[best];
+          ap[o] = static_cast<int32_t>(best);
+        }
+    }
+    return;
+  }
 #pragma omp parallel for schedule(static) if (d.nc * d.oh * d.ow > 16384)
   for (int64_t c = 0; c < d.nc; ++c)
     for (int64_t oy = 0; oy < d.oh; ++oy)

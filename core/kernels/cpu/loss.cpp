@@ -149,10 +149,11 @@ float cross_entropy(DeviceContext&, const Tensor& logits, const Tensor& labels, 
 }
 
 float cosine_similarity_loss(DeviceContext&, const Tensor& a, const Tensor& b, const Tensor& ga, const Tensor& gb,
-                             float eps) {
-  const auto [n, f] = check_cosine(a, b, ga, gb);
+                             float eps, const Tensor& w) {
+  const auto [n, f] = check_cosine(a, b, ga, gb, w);
   const float* ap = a.data<float>();
   const float* bp = b.data<float>();
+  const float* wp = w.defined() ? w.data<float>() : nullptr;
   float* gap = ga.defined() ? ga.data<float>() : nullptr;
   float* gbp = gb.defined() ? gb.data<float>() : nullptr;
   const float inv_n = n ? 1.f / static_cast<float>(n) : 0.f;
@@ -170,14 +171,15 @@ float cosine_similarity_loss(DeviceContext&, const Tensor& a, const Tensor& b, c
     const double na = std::max(std::sqrt(xx), static_cast<double>(eps));
     const double nb = std::max(std::sqrt(yy), static_cast<double>(eps));
     const double cs = xy / (na * nb);
-    loss += 1.0 - cs;
+    const double wr = wp ? wp[r] : 1.0, scale = wr * inv_n;
+    loss += wr * (1.0 - cs);
     // d(-cos)/dx = -(y/(|x||y|) - cos * x/|x|^2), symmetric for y.
     if (gap)
       for (int64_t j = 0; j < f; ++j)
-        gap[r * f + j] = static_cast<float>(-(y[j] / (na * nb) - cs * x[j] / (na * na)) * inv_n);
+        gap[r * f + j] = static_cast<float>(-(y[j] / (na * nb) - cs * x[j] / (na * na)) * scale);
     if (gbp)
       for (int64_t j = 0; j < f; ++j)
-        gbp[r * f + j] = static_cast<float>(-(x[j] / (na * nb) - cs * y[j] / (nb * nb)) * inv_n);
+        gbp[r * f + j] = static_cast<float>(-(x[j] / (na * nb) - cs * y[j] / (nb * nb)) * scale);
   }
   return n ? static_cast<float>(loss / static_cast<double>(n)) : 0.f;
 }

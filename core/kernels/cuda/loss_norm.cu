@@ -90,8 +90,8 @@ float nll_common(DeviceContext& ctx, const Tensor& x, const Tensor& labels, cons
   return counts[0] > 0 ? static_cast<float>(total / counts[0]) : 0.f;
 }
 
-__global__ void cosine_kernel(const float* a, const float* b, float* ga, float* gb, int64_t n, int64_t f, float eps,
-                              float inv_n, double* loss) {
+__global__ void cosine_kernel(const float* a, const float* b, const float* w, float* ga, float* gb, int64_t n, int64_t f,
+                              float eps, float inv_n, double* loss) {
   MLSYS_GRID_STRIDE(r, n) {
     double xy = 0, xx = 0, yy = 0;
     for (int64_t j = 0; j < f; ++j) {
@@ -100,11 +100,12 @@ __global__ void cosine_kernel(const float* a, const float* b, float* ga, float* 
     }
     const double na = fmax(sqrt(xx), static_cast<double>(eps)), nb = fmax(sqrt(yy), static_cast<double>(eps));
     const double cs = xy / (na * nb);
-    atomicAdd(loss, 1.0 - cs);
+    const double wr = w ? static_cast<double>(w[r]) : 1.0, scale = wr * inv_n;
+    atomicAdd(loss, wr * (1.0 - cs));
     for (int64_t j = 0; j < f; ++j) {
       const double x = a[r * f + j], y = b[r * f + j];
-      if (ga) ga[r * f + j] = static_cast<float>(-(y / (na * nb) - cs * x / (na * na)) * inv_n);
-      if (gb) gb[r * f + j] = static_cast<float>(-(x / (na * nb) - cs * y / (nb * nb)) * inv_n);
+      if (ga) ga[r * f + j] = static_cast<float>(-(y / (na * nb) - cs * x / (na * na)) * scale);
+      if (gb) gb[r * f + j] = static_cast<float>(-(x / (na * nb) - cs * y / (nb * nb)) * scale);
     }
   }
 }
@@ -183,11 +184,12 @@ float cross_entropy(DeviceContext& ctx, const Tensor& logits, const Tensor& labe
 }
 
 float cosine_similarity_loss(DeviceContext& ctx, const Tensor& a, const Tensor& b, const Tensor& ga, const Tensor& gb,
-                             float eps) {
-  const auto [n, f] = check_cosine(a, b, ga, gb);
+                             float eps, const Tensor& w) {
+  const auto [n, f] = check_cosine(a, b, ga, gb, w);
   if (n == 0) return 0.f;
   DeviceSums loss(ctx, 1);
   cosine_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(a.data<float>(), b.data<float>(),
+                                                                w.defined() ? w.data<float>() : nullptr,
                                                                 ga.defined() ? ga.data<float>() : nullptr,
                                                                 gb.defined() ? gb.data<float>() : nullptr, n, f, eps,
                                                                 1.f / static_cast<float>(n), loss.ptr());

@@ -2,7 +2,6 @@
 // trained on unlabeled rows disjoint from the pool.
 #include "core/util/error.hpp"
 #include "dataopt/prior/prior_kind.hpp"
-#include "dataopt/data/as_matrix.hpp"
 #include "dataopt/prior/kinds/fit_prior.hpp"
 
 namespace mlsys::dataopt {
@@ -19,9 +18,9 @@ class Dae final : public PriorKind {
     p.kind = "dae";
     p.about = "denoising autoencoder " + s.arch + " on " + std::to_string(data.n) + " unlabeled train rows " +
               std::to_string(s.rows_begin) + "-" + std::to_string(s.rows_end);
-    p.net = Net::build(s.arch, {data.channels, data.height, data.width}, ctx.seed);
-    p.net.add_head(data.dim(), ctx.seed + 1);
-    fit_denoiser(p.net, as_matrix(data), prior_fit_options(s, ctx, {1, false, 0.3}));
+    p.net = Network::build(prior_device(ctx), s.arch, data.geometry(), ctx.seed);
+    p.net.add_head(data.dim(), derive_seed(ctx.seed, 1));
+    fit_denoiser(p.net, data.images(), prior_fit_options(s, ctx, {1, false, 0.3}));
     return p;
   }
 };

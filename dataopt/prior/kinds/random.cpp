@@ -1,5 +1,5 @@
 // A random-init network: the weakest prior (its embedding is a random nonlinear feature map).
-#include "dataopt/prior/prior_kind.hpp"
+#include "dataopt/prior/kinds/fit_prior.hpp"
 
 namespace mlsys::dataopt {
 
@@ -12,7 +12,7 @@ class RandomInit final : public PriorKind {
     p.name = s.name;
     p.kind = "random";
     p.about = "random-init " + s.arch + " (seeded, untrained)";
-    p.net = Net::build(s.arch, {1, ctx.height, ctx.width}, ctx.seed);
+    p.net = Network::build(prior_device(ctx), s.arch, {1, ctx.height, ctx.width}, ctx.seed);
     return p;
   }
 };

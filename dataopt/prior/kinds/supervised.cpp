@@ -5,7 +5,6 @@
 #include "dataopt/data/csv.hpp"
 #include "dataopt/data/synthetic.hpp"
 #include "dataopt/prior/prior_kind.hpp"
-#include "dataopt/data/as_matrix.hpp"
 #include "dataopt/prior/kinds/fit_prior.hpp"
 
 namespace mlsys::dataopt {
@@ -34,9 +33,9 @@ class Supervised final : public PriorKind {
     p.about = "supervised " + s.arch + " on " + std::to_string(data.n) + " images of " +
               (s.dataset == "digits" ? std::string("sklearn digits") : "train rows " + std::to_string(s.rows_begin) + "-" + std::to_string(s.rows_end)) +
               " (" + s.labels + " labels, " + std::to_string(classes) + " classes)";
-    p.net = Net::build(s.arch, {data.channels, data.height, data.width}, ctx.seed);
-    p.net.add_head(classes, ctx.seed + 1);
-    fit_classifier(p.net, as_matrix(data), labels, prior_fit_options(s, ctx, {1, false, 0.0}));
+    p.net = Network::build(prior_device(ctx), s.arch, data.geometry(), ctx.seed);
+    p.net.add_head(classes, derive_seed(ctx.seed, 1));
+    fit_classifier(p.net, data.images(), labels, prior_fit_options(s, ctx, {1, false, 0.0}));
     return p;
   }
 };

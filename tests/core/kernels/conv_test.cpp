@@ -75,3 +75,32 @@ BACKEND_TEST("max and average pooling match the window reference") {
     check_close(host(out), av);
   }
 }
+
+BACKEND_TEST("2x2 max pooling keeps the first maximum of each window, ties included") {
+  // Values from a small set so windows hold ties; the argmax must be the first maximum in
+  // row-major window order, as the general window loop picks it.
+  std::vector<float> v(2 * 3 * 6 * 7);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 7) % 3);
+  const Tensor x = Tensor::from_vector(v, {2, 3, 6, 7});
+  kernels::Pool2dParams p;
+  const Shape os = kernels::pool2d_output_shape(x.shape(), p);
+  REQUIRE(os == Shape{2, 3, 3, 3});
+  std::vector<float> want_max;
+  std::vector<int32_t> want_arg;
+  for (int64_t c = 0; c < 6; ++c)
+    for (int64_t oy = 0; oy < 3; ++oy)
+      for (int64_t ox = 0; ox < 3; ++ox) {
+        int32_t at = -1;
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t j = 0; j < 2; ++j) {
+            const auto pos = static_cast<int32_t>((2 * oy + i) * 7 + 2 * ox + j);
+            if (at < 0 || v[static_cast<size_t>(c * 42 + pos)] > v[static_cast<size_t>(c * 42 + at)]) at = pos;
+          }
+        want_arg.push_back(at);
+        want_max.push_back(v[static_cast<size_t>(c * 42 + at)]);
+      }
+  Tensor out = Tensor::empty(os, DType::f32, ctx), arg = Tensor::empty(os, DType::i32, ctx);
+  kernels::max_pool2d(ctx, x.to(ctx), out, arg, p);
+  CHECK(host(out) == want_max);
+  CHECK(arg.to_vector<int32_t>() == want_arg);
+}

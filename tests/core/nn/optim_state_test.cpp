@@ -1,3 +1,5 @@
+#include <cmath>
+
 #include "core/kernels/kernels.hpp"
 #include "core/nn/layers.hpp"
 #include "core/nn/optimizer.hpp"
@@ -57,6 +59,46 @@ BACKEND_TEST("one Adam step matches the update formula") {
   std::vector<float> w = host(p.value);
   CHECK(w[0] == doctest::Approx(1.f - 0.1f * 0.01f * 1.f - 0.1f).epsilon(1e-5));
   CHECK(w[1] == doctest::Approx(-2.f + 0.1f * 0.01f * 2.f - 0.1f).epsilon(1e-5));
+}
+
+TEST_CASE("the host Adam step equals the scalar update element for element") {
+  // The CPU kernel is vectorized; packed IEEE operations must give exactly the scalar results.
+  DeviceContext ctx(Device::cpu());
+  const int64_t n = 1000;
+  Tensor p = rand_tensor({n}, 3), g = rand_tensor({n}, 4), m = rand_tensor({n}, 5, -0.1f, 0.1f), v = rand_tensor({n}, 6, 0.f, 0.1f);
+  std::vector<float> pr = host(p), gr = host(g), mr = host(m), vr = host(v);
+  for (bool decoupled : {false, true}) {
+    kernels::AdamParams a;
+    a.lr = 0.01f, a.weight_decay = 0.1f, a.decoupled = decoupled, a.step = 3;
+    kernels::adam_step(ctx, p, g, m, v, a);
+    const float bc1 = 1.f - std::pow(a.beta1, 3.f), bc2 = 1.f - std::pow(a.beta2, 3.f);
+    const float step_size = a.lr / bc1, inv_sqrt_bc2 = 1.f / std::sqrt(bc2);
+    for (int64_t i = 0; i < n; ++i) {
+      float gi = gr[i];
+      if (decoupled) pr[i] -= a.lr * a.weight_decay * pr[i];
+      else gi += a.weight_decay * pr[i];
+      mr[i] = a.beta1 * mr[i] + (1.f - a.beta1) * gi;
+      vr[i] = a.beta2 * vr[i] + (1.f - a.beta2) * gi * gi;
+      pr[i] -= step_size * mr[i] / (std::sqrt(vr[i]) * inv_sqrt_bc2 + a.eps);
+    }
+    CHECK(host(p) == pr);
+    CHECK(host(m) == mr);
+    CHECK(host(v) == vr);
+  }
+}
+
+BACKEND_TEST("loading into a context allocates there") {
+  nn::Sequential a(ctx), b(ctx);
+  a.add<nn::Linear>(4, 3, 1);
+  b.add<nn::Linear>(4, 3, 2);
+  const std::vector<uint8_t> blob = nn::save_parameters(a.parameters());
+  DeviceContext other(ctx.device(), 0, "load-target");
+  const nn::NamedTensors t = nn::load_tensors(blob, other);
+  REQUIRE(t.size() == 2);
+  CHECK(t[0].second.device() == ctx.device());
+  CHECK(other.pool().stats().allocations == 2);
+  nn::load_parameters(b.parameters(), blob, other);
+  CHECK(host(b.parameters()[0]->value) == host(a.parameters()[0]->value));
 }
 
 BACKEND_TEST("parameters and optimizer state save and load through a blob") {

@@ -141,10 +141,9 @@ TEST_CASE("npy error paths") {
 TEST_CASE("csv matrix and digits-style images") {
   test::TempDir dir("csv");
   test::write_text(dir / "m.csv", "a,b,c\n1,2,3\n4,5,6\n");
-  CsvMatrix m = read_csv_matrix(dir / "m.csv");
-  CHECK(m.rows == 2);
-  CHECK(m.cols == 3);
-  CHECK(m.data[5] == 6);
+  Tensor m = read_csv_matrix(dir / "m.csv");
+  CHECK(m.shape() == Shape{2, 3});
+  CHECK(m.to_vector<float>()[5] == 6);
   test::write_text(dir / "ragged.csv", "1,2,3\n4,5\n");
   CHECK_THROWS_WITH_AS(read_csv_matrix(dir / "ragged.csv"), doctest::Contains("ragged.csv:2"), InputError);
   test::write_text(dir / "bad.csv", "1,2\n3,x\n");

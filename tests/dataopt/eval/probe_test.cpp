@@ -1,30 +1,33 @@
 #include <doctest/doctest.h>
 
+#include "core/util/random.hpp"
 #include "dataopt/eval/probe.hpp"
 #include "dataopt/eval/svg_plot.hpp"
-#include "dataopt/math/rng.hpp"
+#include "dataopt/math/tensor_ops.hpp"
 
+using namespace mlsys;
 using namespace mlsys::dataopt;
 
 TEST_CASE("linear probe separates separable classes and not noise") {
+  DeviceContext ctx(Device::cpu());
   Rng rng(1);
   auto make = [&](int64_t n, bool informative, std::vector<int32_t>& y) {
-    Matrix f(n, 5);
+    std::vector<float> f(static_cast<size_t>(n * 5));
     y.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
       y[static_cast<size_t>(i)] = static_cast<int32_t>(i % 3);
-      for (int64_t j = 0; j < 5; ++j) f.at(i, j) = static_cast<float>(rng.normal() * 0.3);
-      if (informative) f.at(i, y[static_cast<size_t>(i)]) += 2;
+      for (int64_t j = 0; j < 5; ++j) f[static_cast<size_t>(i * 5 + j)] = static_cast<float>(rng.normal() * 0.3);
+      if (informative) f[static_cast<size_t>(i * 5 + y[static_cast<size_t>(i)])] += 2;
     }
-    return f;
+    return host_matrix(std::move(f), n, 5);
   };
   std::vector<int32_t> ytr, yte;
-  Matrix tr = make(60, true, ytr), te = make(300, true, yte);
+  Tensor tr = make(60, true, ytr), te = make(300, true, yte);
   std::vector<float> mean, sd;
   column_stats(tr, mean, sd);
-  CHECK(linear_probe(tr, ytr, te, yte, 3, mean, sd).accuracy > 0.95);
-  Matrix trn = make(60, false, ytr), ten = make(300, false, yte);
-  CHECK(linear_probe(trn, ytr, ten, yte, 3, mean, sd).accuracy < 0.5);
+  CHECK(linear_probe(ctx, tr, ytr, te, yte, 3, mean, sd).accuracy > 0.95);
+  Tensor trn = make(60, false, ytr), ten = make(300, false, yte);
+  CHECK(linear_probe(ctx, trn, ytr, ten, yte, 3, mean, sd).accuracy < 0.5);
 }
 
 TEST_CASE("labeled subset takes per_class rows of each class") {

@@ -2,126 +2,138 @@
 
 #include <cmath>
 
+#include "core/util/random.hpp"
 #include "dataopt/math/projection.hpp"
 #include "dataopt/math/ridge.hpp"
-#include "dataopt/math/rng.hpp"
+#include "dataopt/math/tensor_ops.hpp"
 #include "dataopt/math/uniformity.hpp"
 
+using namespace mlsys;
 using namespace mlsys::dataopt;
 
 namespace {
-Matrix random_matrix(int64_t r, int64_t c, uint64_t seed) {
-  Matrix m(r, c);
+Tensor random_matrix(int64_t r, int64_t c, uint64_t seed) {
+  std::vector<float> v(static_cast<size_t>(r * c));
   Rng rng(seed);
-  for (float& x : m.v) x = static_cast<float>(rng.normal());
-  return m;
+  for (float& x : v) x = static_cast<float>(rng.normal());
+  return host_matrix(std::move(v), r, c);
 }
+float at(const Tensor& m, int64_t i, int64_t j) { return m.data<float>()[i * m.dim(1) + j]; }
+std::vector<float> values(const Tensor& m) { return m.to_vector<float>(); }
 }  // namespace
 
 TEST_CASE("random projection: seeded, N(0, 1/n) entries, applied as Z W") {
-  Matrix w = random_projection(200, 50, 9), w2 = random_projection(200, 50, 9), w3 = random_projection(200, 50, 10);
-  CHECK(w.v == w2.v);
-  CHECK(w.v != w3.v);
+  DeviceContext ctx(Device::cpu());
+  Tensor w = random_projection(200, 50, 9), w2 = random_projection(200, 50, 9), w3 = random_projection(200, 50, 10);
+  CHECK(values(w) == values(w2));
+  CHECK(values(w) != values(w3));
   double s = 0, q = 0;
-  for (float x : w.v) s += x, q += static_cast<double>(x) * x;
-  const double n = static_cast<double>(w.v.size());
+  for (float x : values(w)) s += x, q += static_cast<double>(x) * x;
+  const double n = static_cast<double>(w.numel());
   CHECK(std::abs(s / n) < 0.01);
   CHECK(q / n == doctest::Approx(1.0 / 50).epsilon(0.05));
-  Matrix z = random_matrix(3, 200, 1);
-  Matrix p = project(z, w);
+  CHECK(projection_seed(1, 0) != projection_seed(1, 1));
+  Tensor z = random_matrix(3, 200, 1);
+  Tensor p = project(ctx, z, w);
   double direct = 0;
-  for (int64_t k = 0; k < 200; ++k) direct += static_cast<double>(z.at(2, k)) * w.at(k, 7);
-  CHECK(p.at(2, 7) == doctest::Approx(direct).epsilon(1e-4));
-  CHECK_THROWS(project(random_matrix(2, 10, 1), w));
+  for (int64_t k = 0; k < 200; ++k) direct += static_cast<double>(at(z, 2, k)) * at(w, k, 7);
+  CHECK(at(p, 2, 7) == doctest::Approx(direct).epsilon(1e-4));
+  CHECK_THROWS(project(ctx, random_matrix(2, 10, 1), w));
 }
 
 TEST_CASE("uniformity score matches the pairwise definition") {
-  Matrix z = random_matrix(30, 6, 3);
+  DeviceContext ctx(Device::cpu());
+  Tensor z = random_matrix(30, 6, 3);
   for (double t : {2.0, 0.5}) {
     double sum = 0;
     int pairs = 0;
-    for (int64_t i = 0; i < z.rows; ++i)
-      for (int64_t j = i + 1; j < z.rows; ++j) {
+    for (int64_t i = 0; i < z.rows(); ++i)
+      for (int64_t j = i + 1; j < z.rows(); ++j) {
         double ni = 0, nj = 0, d2 = 0;
-        for (int64_t k = 0; k < z.cols; ++k) ni += z.at(i, k) * z.at(i, k), nj += z.at(j, k) * z.at(j, k);
-        for (int64_t k = 0; k < z.cols; ++k) {
-          const double d = z.at(i, k) / std::sqrt(ni) - z.at(j, k) / std::sqrt(nj);
+        for (int64_t k = 0; k < z.dim(1); ++k) ni += at(z, i, k) * at(z, i, k), nj += at(z, j, k) * at(z, j, k);
+        for (int64_t k = 0; k < z.dim(1); ++k) {
+          const double d = at(z, i, k) / std::sqrt(ni) - at(z, j, k) / std::sqrt(nj);
           d2 += d * d;
         }
         sum += std::exp(-t * d2);
         ++pairs;
       }
-    CHECK(uniformity_score(z, t) == doctest::Approx(std::log(sum / pairs)).epsilon(1e-5));
+    CHECK(uniformity_score(ctx, z, t) == doctest::Approx(std::log(sum / pairs)).epsilon(1e-5));
   }
   // Collapsed embeddings are the least uniform possible: V = 0.
-  Matrix same(5, 3, 1.0f);
-  CHECK(uniformity_score(same) == doctest::Approx(0.0));
-  CHECK(uniformity_score(random_matrix(50, 8, 4)) < -1.0);
+  Tensor same = host_matrix(std::vector<float>(15, 1.0f), 5, 3);
+  CHECK(uniformity_score(ctx, same) == doctest::Approx(0.0));
+  CHECK(uniformity_score(ctx, random_matrix(50, 8, 4)) < -1.0);
 }
 
 TEST_CASE("ridge fit solves the regularized normal equations") {
-  Matrix a = random_matrix(40, 5, 7), b = random_matrix(40, 3, 8);
+  DeviceContext ctx(Device::cpu());
+  Tensor a = random_matrix(40, 5, 7), b = random_matrix(40, 3, 8);
   const double ridge = 0.1;
-  Matrix t = ridge_fit(a, b, ridge);
+  Tensor t = ridge_fit(ctx, a, b, ridge);
   // (A^T A + lambda I) T = A^T B with lambda = ridge * mean(diag(A^T A)).
-  Matrix ata = matmul(a, a, true), atb = matmul(a, b, true);
+  Tensor ata = matmul(ctx, a, a, true), atb = matmul(ctx, a, b, true);
   double diag = 0;
-  for (int i = 0; i < 5; ++i) diag += ata.at(i, i);
+  for (int i = 0; i < 5; ++i) diag += at(ata, i, i);
   const double lambda = ridge * diag / 5;
-  Matrix lhs = matmul(ata, t);
+  Tensor lhs = matmul(ctx, ata, t);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 3; ++j) CHECK(lhs.at(i, j) + lambda * t.at(i, j) == doctest::Approx(atb.at(i, j)).epsilon(1e-3));
+    for (int j = 0; j < 3; ++j) CHECK(at(lhs, i, j) + lambda * at(t, i, j) == doctest::Approx(at(atb, i, j)).epsilon(1e-3));
 }
 
 TEST_CASE("alignment recovers a hidden linear map and reduces the error on S") {
-  Matrix a = random_matrix(200, 8, 1), hidden = random_matrix(8, 8, 2);
-  Matrix b = matmul(a, hidden);
+  DeviceContext ctx(Device::cpu());
+  Tensor a = random_matrix(200, 8, 1), hidden = random_matrix(8, 8, 2);
+  Tensor b = matmul(ctx, a, hidden);
   const double before = mean_squared_diff(a, b);
-  Matrix t = ridge_fit(a, b, 1e-6);
-  const double after = mean_squared_diff(matmul(a, t), b);
+  Tensor t = ridge_fit(ctx, a, b, 1e-6);
+  const double after = mean_squared_diff(matmul(ctx, a, t), b);
   CHECK(after < 1e-4 * before);
-  for (size_t i = 0; i < t.v.size(); ++i) CHECK(t.v[i] == doctest::Approx(hidden.v[i]).epsilon(1e-2));
+  const std::vector<float> tv = values(t), hv = values(hidden);
+  for (size_t i = 0; i < tv.size(); ++i) CHECK(tv[i] == doctest::Approx(hv[i]).epsilon(1e-2));
 }
 
 TEST_CASE("alignment with an intercept recovers an affine map, leave-one-out R^2 matches refitting") {
-  Matrix a = random_matrix(60, 4, 3), hidden = random_matrix(4, 3, 4);
-  Matrix b = matmul(a, hidden);
-  for (int64_t i = 0; i < b.rows; ++i)
-    for (int64_t j = 0; j < b.cols; ++j) b.at(i, j) += 5.0f + static_cast<float>(j);  // an offset no map through 0 fits
-  const Alignment fit = fit_alignment(a, b, 1e-6, true);
-  CHECK(mean_squared_diff(fit.apply(a), b) < 1e-6);
+  DeviceContext ctx(Device::cpu());
+  Tensor a = random_matrix(60, 4, 3), hidden = random_matrix(4, 3, 4);
+  Tensor b = matmul(ctx, a, hidden);
+  for (int64_t i = 0; i < b.rows(); ++i)
+    for (int64_t j = 0; j < b.dim(1); ++j)
+      b.data<float>()[i * 3 + j] += 5.0f + static_cast<float>(j);  // an offset no map through 0 fits
+  const Alignment fit = fit_alignment(ctx, a, b, 1e-6, true);
+  CHECK(mean_squared_diff(fit.apply(ctx, a), b) < 1e-6);
   CHECK(fit.loo_r2 == doctest::Approx(1.0).epsilon(1e-4));
-  CHECK(fit_alignment(a, b, 1e-6, false).loo_r2 < 0.9);
+  CHECK(fit_alignment(ctx, a, b, 1e-6, false).loo_r2 < 0.9);
   // With noise the closed form equals refitting without each row in turn.
-  Matrix noisy = b, noise = random_matrix(60, 3, 5);
-  for (size_t i = 0; i < noisy.v.size(); ++i) noisy.v[i] += noise.v[i];
+  Tensor noisy = copy_on(ctx, b), noise = random_matrix(60, 3, 5);
+  for (int64_t i = 0; i < noisy.numel(); ++i) noisy.data<float>()[i] += noise.data<float>()[i];
   for (bool intercept : {true, false}) {
-    const Alignment f = fit_alignment(a, noisy, 0.05, intercept);
+    const Alignment f = fit_alignment(ctx, a, noisy, 0.05, intercept);
     double press = 0, total = 0;
     std::vector<float> mean, sd;
     column_stats(noisy, mean, sd);
-    for (int64_t i = 0; i < a.rows; ++i) {
+    for (int64_t i = 0; i < a.rows(); ++i) {
       std::vector<int64_t> keep;
-      for (int64_t r = 0; r < a.rows; ++r)
+      for (int64_t r = 0; r < a.rows(); ++r)
         if (r != i) keep.push_back(r);
       // Refit on the other rows with the same absolute ridge: rescale the relative one.
-      Matrix ak = a.select_rows(keep), bk = noisy.select_rows(keep);
-      auto centered_diag = [&](const Matrix& x) {
+      Tensor ak = select_rows(ctx, a, keep), bk = select_rows(ctx, noisy, keep);
+      auto centered_diag = [&](const Tensor& x) {
         std::vector<float> mu, s2;
         column_stats(x, mu, s2);
         double d = 0;
-        for (int64_t r = 0; r < x.rows; ++r)
-          for (int64_t j = 0; j < x.cols; ++j) {
-            const double v = x.at(r, j) - (intercept ? mu[static_cast<size_t>(j)] : 0.0f);
+        for (int64_t r = 0; r < x.rows(); ++r)
+          for (int64_t j = 0; j < x.dim(1); ++j) {
+            const double v = at(x, r, j) - (intercept ? mu[static_cast<size_t>(j)] : 0.0f);
             d += v * v;
           }
         return d;
       };
       const double rel = 0.05 * centered_diag(a) / centered_diag(ak);
-      const Alignment fk = fit_alignment(ak, bk, rel, intercept);
-      const Matrix pred = fk.apply(a.select_rows({i}));
+      const Alignment fk = fit_alignment(ctx, ak, bk, rel, intercept);
+      const Tensor pred = fk.apply(ctx, select_rows(ctx, a, {i}));
       for (int64_t j = 0; j < 3; ++j) {
-        const double e = noisy.at(i, j) - pred.at(0, j), d = noisy.at(i, j) - mean[static_cast<size_t>(j)];
+        const double e = at(noisy, i, j) - at(pred, 0, j), d = at(noisy, i, j) - mean[static_cast<size_t>(j)];
         press += e * e;
         total += d * d;
       }
@@ -129,7 +141,28 @@ TEST_CASE("alignment with an intercept recovers an affine map, leave-one-out R^2
     CHECK(f.loo_r2 == doctest::Approx(1.0 - press / total).epsilon(1e-3));
   }
   const Alignment id = identity_alignment(3);
-  CHECK(id.apply(noise).v == noise.v);
+  CHECK(values(id.apply(ctx, noise)) == values(noise));
+}
+
+TEST_CASE("dense helpers: row selection, normalization, column statistics") {
+  DeviceContext ctx(Device::cpu());
+  Tensor m = host_matrix({3, 4, 0, 0, 1, 2}, 3, 2);
+  CHECK(values(select_rows(ctx, m, {2, 0})) == std::vector<float>{1, 2, 3, 4});
+  CHECK_THROWS_WITH(select_rows(ctx, m, {3}), doctest::Contains("row 3 out of range"));
+  const std::vector<float> unit = values(l2_normalize_rows(ctx, m));
+  CHECK(unit[0] == doctest::Approx(0.6));
+  CHECK(unit[1] == doctest::Approx(0.8));
+  CHECK(unit[2] == 0.0f);  // a zero row stays zero
+  std::vector<float> mean, sd;
+  column_stats(m, mean, sd);
+  CHECK(mean[0] == doctest::Approx(4.0 / 3));
+  CHECK(sd[1] == doctest::Approx(std::sqrt((16 + 0 + 4) / 3.0 - 4.0)));
+  standardize_columns(m, mean, sd);
+  column_stats(m, mean, sd);
+  CHECK(mean[0] == doctest::Approx(0.0).scale(1));
+  CHECK(sd[0] == doctest::Approx(1.0));
+  CHECK(mean_squared_diff(host_matrix({1, 2}, 1, 2), host_matrix({1, 4}, 1, 2)) == doctest::Approx(2.0));
+  CHECK_THROWS(matmul(ctx, m, m));
 }
 
 TEST_CASE("cholesky solve rejects an indefinite system") {

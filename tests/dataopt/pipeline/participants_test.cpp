@@ -3,6 +3,7 @@
 #include "tests/common/test_util.hpp"
 #include "tests/dataopt/fixtures.hpp"
 #include "core/comm/factory.hpp"
+#include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
 #include "dataopt/data/npy.hpp"
 #include "dataopt/pipeline/optimized_dataset.hpp"
@@ -36,7 +37,9 @@ ParticipantReport run(const Plan& plan, const DataSource& src, int ranks) {
   CommOptions co;
   co.timeout_s = 60;
   comm::run_inproc(ranks, co, [&](comm::Communicator& c) {
-    ParticipantReport r = run_participants(c, plan, src, "");
+    set_thread_count(1);  // as the command does: one BLAS/OpenMP thread per rank
+    DeviceContext device(Device::cpu());
+    ParticipantReport r = run_participants(c, device, plan, src, "");
     if (c.rank() == 0) rep = r;
   });
   return rep;
@@ -50,9 +53,9 @@ void same_for_more_ranks(const Plan& plan, const DataSource& src, const std::fil
     p2.dataset_dir = dir / ("opt" + std::to_string(ranks));
     ParticipantReport r = run(p2, src, ranks);
     OptimizedDataset b = read_optimized(p2.dataset_dir);
-    CHECK(b.targets.v == a.targets.v);
-    CHECK(b.targets_unaligned.v == a.targets_unaligned.v);
-    CHECK(b.images.v == a.images.v);
+    CHECK(b.targets.to_vector<float>() == a.targets.to_vector<float>());
+    CHECK(b.targets_unaligned.to_vector<float>() == a.targets_unaligned.to_vector<float>());
+    CHECK(b.images.to_vector<float>() == a.images.to_vector<float>());
     CHECK(b.weight == a.weight);
     CHECK(r.reference == one.reference);
     CHECK(r.uniformity == one.uniformity);
@@ -68,9 +71,9 @@ TEST_CASE("participant phase: inproc ranks give the same targets as one rank") {
   Plan plan = tiny_plan(dir.path());
   ParticipantReport one = run(plan, src, 1);
   OptimizedDataset a = read_optimized(plan.dataset_dir);
-  CHECK(a.images.rows == 300);
-  CHECK(a.targets.cols == 8);
-  CHECK(a.targets_unaligned.rows == 300);
+  CHECK(a.images.rows() == 300);
+  CHECK(a.targets.dim(1) == 8);
+  CHECK(a.targets_unaligned.rows() == 300);
   CHECK(one.alignment_rows == 30);
   same_for_more_ranks(plan, src, dir.path(), one, a);
   // Alignment reduces the error against the reference on S for every non-reference participant.
@@ -94,7 +97,7 @@ TEST_CASE("participant phase: shards embedded in slices by every rank stay bit-i
   plan.align_fraction = 0.05;
   ParticipantReport one = run(plan, src, 1);
   OptimizedDataset a = read_optimized(plan.dataset_dir);
-  CHECK(a.images.rows == 900);
+  CHECK(a.images.rows() == 900);
   CHECK(a.weight.size() == 900);
   for (size_t k = 0; k < one.names.size(); ++k) {
     CHECK(one.weight[k] >= 0.0);
@@ -112,8 +115,8 @@ TEST_CASE("participant phase: shards embedded in slices by every rank stay bit-i
 TEST_CASE("optimized dataset round trip and error paths") {
   test::TempDir dir("optds");
   Shard s;
-  s.images = Matrix(3, 4, 0.25f);
-  s.targets = Matrix(3, 2, 1.0f);
+  s.images = Tensor::full({3, 4}, 0.25f);
+  s.targets = Tensor::full({3, 2}, 1.0f);
   s.index = {0, 1, 2};
   write_shard(dir.path(), 0, s);
   Json mf = Json::object();
@@ -125,9 +128,9 @@ TEST_CASE("optimized dataset round trip and error paths") {
   mf["participants"] = parts;
   write_manifest(dir.path(), mf);
   OptimizedDataset d = read_optimized(dir.path());
-  CHECK(d.images.v == s.images.v);
-  CHECK(d.targets.v == s.targets.v);
-  CHECK(d.targets_unaligned.rows == 0);
+  CHECK(d.images.to_vector<float>() == s.images.to_vector<float>());
+  CHECK(d.targets.to_vector<float>() == s.targets.to_vector<float>());
+  CHECK_FALSE(d.targets_unaligned.defined());
   CHECK(d.index == s.index);
   CHECK(d.weight == std::vector<float>{1, 1, 1});  // no "weight" in the manifest: 1
   Json weighted = Json::array();
@@ -146,14 +149,15 @@ TEST_CASE("priors are cached and retrained only when their spec changes") {
   test::TempDir dir("cache");
   DataSource src = tiny_source();
   Plan plan = tiny_plan(dir.path());
-  PriorBuildContext ctx = build_context(plan, src, 0, "");
+  DeviceContext device(Device::cpu());
+  PriorBuildContext ctx = build_context(device, plan, src, 0, "");
   PriorStatus st;
   Prior a = obtain_prior(plan, 0, ctx, &st);
   CHECK(st.trained);
   Prior b = obtain_prior(plan, 0, ctx, &st);
   CHECK_FALSE(st.trained);
-  Matrix x(2, 784, 0.3f);
-  CHECK(a.embed(x, {}).v == b.embed(x, {}).v);
+  const Tensor x = Tensor::full({2, 784}, 0.3f);
+  CHECK(a.embed(device, x, {}).to_vector<float>() == b.embed(device, x, {}).to_vector<float>());
   plan.priors[0].epochs = 2;
   obtain_prior(plan, 0, ctx, &st);
   CHECK(st.trained);

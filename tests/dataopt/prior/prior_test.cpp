@@ -16,13 +16,14 @@ DataSource tiny_source() { return test_fixtures::synthetic_source(300); }
 TEST_CASE("every network prior kind builds, embeds, saves and reloads identically") {
   test::TempDir dir("priors");
   DataSource src = tiny_source();
+  DeviceContext device(Device::cpu());
   PriorBuildContext ctx;
+  ctx.device = &device;
   ctx.data = &src;
   ctx.seed = 3;
   ctx.pool_rows = 10;
   const ImageSet probe = src.train_rows(250, 260);
-  Matrix x(probe.n, probe.dim());
-  x.v = probe.pixels;
+  const Tensor x = probe.images();
   for (const char* kind : {"supervised", "dae", "random"}) {
     PriorSpec s;
     s.name = kind;
@@ -33,16 +34,20 @@ TEST_CASE("every network prior kind builds, embeds, saves and reloads identicall
     s.epochs = 1;
     Prior p = prior_kind_registry().create(kind)->build(s, ctx);
     CHECK(p.dim() == 16);
-    Matrix z = p.embed(x, {});
-    CHECK(z.rows == 10);
+    Tensor z = p.embed(device, x, {});
+    CHECK(z.rows() == 10);
     save_prior(dir / (std::string(kind) + ".prior"), p);
-    Prior back = load_prior(dir / (std::string(kind) + ".prior"));
+    Prior back = load_prior(device, dir / (std::string(kind) + ".prior"));
     CHECK(back.name == kind);
     CHECK(back.about == p.about);
-    CHECK(back.embed(x, {}).v == z.v);
+    CHECK(back.embed(device, x, {}).to_vector<float>() == z.to_vector<float>());
   }
   test::write_text(dir / "bad.prior", "mlsys-prior 2\n");
-  CHECK_THROWS_AS(load_prior(dir / "bad.prior"), InputError);
+  CHECK_THROWS_AS(load_prior(device, dir / "bad.prior"), InputError);
+  test::write_text(dir / "old.prior", "mlsys-prior 1\nname a\nkind random\nabout x\n");
+  CHECK_THROWS_WITH_AS(load_prior(device, dir / "old.prior"), doctest::Contains("retrain it"), InputError);
+  test::write_text(dir / "other.prior", "hello\n");
+  CHECK_THROWS_WITH_AS(load_prior(device, dir / "other.prior"), doctest::Contains("not an mlsys prior file"), InputError);
 }
 
 TEST_CASE("coarse supervised prior trains on a different label set") {
@@ -55,7 +60,9 @@ TEST_CASE("bring-your-own embeddings: npy and csv, row count checked") {
   test::TempDir dir("byo");
   write_npy(dir / "e.npy", {4, 3}, std::vector<float>(12, 0.5f));
   DataSource src = tiny_source();
+  DeviceContext device(Device::cpu());
   PriorBuildContext ctx;
+  ctx.device = &device;
   ctx.data = &src;
   ctx.pool_rows = 4;
   PriorSpec s;
@@ -64,7 +71,7 @@ TEST_CASE("bring-your-own embeddings: npy and csv, row count checked") {
   s.path = (dir / "e.npy").string();
   Prior p = prior_kind_registry().create("embeddings")->build(s, ctx);
   CHECK(p.dim() == 3);
-  CHECK(p.embed(Matrix(2, 1), {1, 3}).rows == 2);
+  CHECK(p.embed(device, Tensor::zeros({2, 1}), {1, 3}).rows() == 2);
   test::write_text(dir / "e.csv", "1,2\n3,4\n5,6\n");
   s.path = (dir / "e.csv").string();
   CHECK_THROWS_WITH_AS(prior_kind_registry().create("embeddings")->build(s, ctx), doctest::Contains("3 embedding rows but the pool has 4"),

@@ -1,0 +1,150 @@
+#include "dataopt/math/tensor_ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/kernels/kernels.hpp"
+#include "core/util/error.hpp"
+
+namespace mlsys::dataopt {
+
+namespace {
+
+void require_matrix(const Tensor& t, const char* fn) {
+  if (t.rank() != 2 || t.dtype() != DType::f32)
+    throw Error(std::string(fn) + ": expected a 2-D f32 tensor, got " + (t.defined() ? t.str() : std::string("none")));
+}
+
+}  // namespace
+
+Tensor host_matrix(std::vector<float> values, int64_t rows, int64_t cols) {
+  return Tensor::from_vector(std::move(values), Shape{rows, cols});
+}
+
+Tensor matmul(DeviceContext& ctx, const Tensor& a, const Tensor& b, bool trans_a, bool trans_b) {
+  require_matrix(a, "matmul");
+  require_matrix(b, "matmul");
+  const int64_t m = trans_a ? a.dim(1) : a.dim(0), k = trans_a ? a.dim(0) : a.dim(1);
+  const int64_t kb = trans_b ? b.dim(1) : b.dim(0), n = trans_b ? b.dim(0) : b.dim(1);
+  if (k != kb) throw Error("matmul: inner dimensions differ (" + std::to_string(k) + " vs " + std::to_string(kb) + ")");
+  Tensor c = Tensor::empty({m, n}, DType::f32, ctx);
+  kernels::gemm(ctx, a, trans_a, b, trans_b, c);
+  return c;
+}
+
+Tensor select_rows(DeviceContext& ctx, const Tensor& m, const std::vector<int64_t>& rows) {
+  for (int64_t r : rows)
+    if (r < 0 || r >= m.rows()) throw Error("select_rows: row " + std::to_string(r) + " out of range");
+  Shape s = m.shape();
+  s[0] = static_cast<int64_t>(rows.size());
+  Tensor out = Tensor::empty(s, DType::f32, ctx);
+  if (rows.empty()) return out;
+  kernels::gather_rows(ctx, m, Tensor::from_vector(std::vector<int64_t>(rows)).to(ctx), out);
+  return out;
+}
+
+Tensor copy_on(DeviceContext& ctx, const Tensor& m) {
+  Tensor out = Tensor::empty(m.shape(), m.dtype(), ctx);
+  if (m.numel() > 0) out.copy_from(m);
+  return out;
+}
+
+Tensor l2_normalize_rows(DeviceContext& ctx, const Tensor& m) {
+  require_matrix(m, "l2_normalize_rows");
+  Tensor out = copy_on(ctx, m);
+  const int64_t rows = m.dim(0), cols = m.dim(1);
+  float* p = out.data<float>();
+  for (int64_t i = 0; i < rows; ++i) {
+    float* r = p + i * cols;
+    double s = 0;
+    for (int64_t j = 0; j < cols; ++j) s += static_cast<double>(r[j]) * r[j];
+    if (s <= 0) continue;
+    const auto inv = static_cast<float>(1.0 / std::sqrt(s));
+    for (int64_t j = 0; j < cols; ++j) r[j] *= inv;
+  }
+  return out;
+}
+
+std::vector<double> cholesky_solve(std::vector<double> a, int64_t n, const std::vector<double>& b, int64_t m,
+                                   double ridge) {
+  if (static_cast<int64_t>(a.size()) != n * n || static_cast<int64_t>(b.size()) != n * m)
+    throw Error("cholesky_solve: sizes do not match n=" + std::to_string(n));
+  auto at = [n](int64_t i, int64_t j) { return static_cast<size_t>(i * n + j); };
+  for (int64_t i = 0; i < n; ++i) a[at(i, i)] += ridge;
+  // In-place lower Cholesky factor L (A = L L^T).
+  for (int64_t j = 0; j < n; ++j) {
+    double d = a[at(j, j)];
+    for (int64_t k = 0; k < j; ++k) d -= a[at(j, k)] * a[at(j, k)];
+    if (!(d > 0))
+      throw Error("ridge system is not positive definite (pivot " + std::to_string(j) + "); increase coopt.align.ridge");
+    const double l = std::sqrt(d);
+    a[at(j, j)] = l;
+    for (int64_t i = j + 1; i < n; ++i) {
+      double s = a[at(i, j)];
+      for (int64_t k = 0; k < j; ++k) s -= a[at(i, k)] * a[at(j, k)];
+      a[at(i, j)] = s / l;
+    }
+  }
+  std::vector<double> x = b;
+  auto xi = [m](int64_t i, int64_t c) { return static_cast<size_t>(i * m + c); };
+  for (int64_t c = 0; c < m; ++c) {
+    for (int64_t i = 0; i < n; ++i) {  // forward: L y = b
+      double s = x[xi(i, c)];
+      for (int64_t k = 0; k < i; ++k) s -= a[at(i, k)] * x[xi(k, c)];
+      x[xi(i, c)] = s / a[at(i, i)];
+    }
+    for (int64_t i = n - 1; i >= 0; --i) {  // backward: L^T x = y
+      double s = x[xi(i, c)];
+      for (int64_t k = i + 1; k < n; ++k) s -= a[at(k, i)] * x[xi(k, c)];
+      x[xi(i, c)] = s / a[at(i, i)];
+    }
+  }
+  return x;
+}
+
+double mean_squared_diff(const Tensor& a, const Tensor& b) {
+  if (a.shape() != b.shape()) throw Error("mean_squared_diff: shapes differ (" + a.str() + " vs " + b.str() + ")");
+  const float* x = a.data<float>();
+  const float* y = b.data<float>();
+  double s = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) s += (static_cast<double>(x[i]) - y[i]) * (static_cast<double>(x[i]) - y[i]);
+  return a.numel() ? s / static_cast<double>(a.numel()) : 0;
+}
+
+void column_stats(const Tensor& m, std::vector<float>& mean, std::vector<float>& stdev) {
+  require_matrix(m, "column_stats");
+  const int64_t rows = m.dim(0), cols = m.dim(1);
+  const float* p = m.data<float>();
+  std::vector<double> s(static_cast<size_t>(cols), 0), q(static_cast<size_t>(cols), 0);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      const double v = p[i * cols + j];
+      s[static_cast<size_t>(j)] += v;
+      q[static_cast<size_t>(j)] += v * v;
+    }
+  mean.assign(static_cast<size_t>(cols), 0);
+  stdev.assign(static_cast<size_t>(cols), 1);
+  if (rows == 0) return;
+  for (size_t j = 0; j < s.size(); ++j) {
+    const double mu = s[j] / static_cast<double>(rows);
+    const double var = std::max(0.0, q[j] / static_cast<double>(rows) - mu * mu);
+    mean[j] = static_cast<float>(mu);
+    stdev[j] = static_cast<float>(std::max(std::sqrt(var), 1e-6));
+  }
+}
+
+void standardize_columns(const Tensor& m, const std::vector<float>& mean, const std::vector<float>& stdev) {
+  require_matrix(m, "standardize_columns");
+  const int64_t rows = m.dim(0), cols = m.dim(1);
+  float* p = m.data<float>();
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      p[i * cols + j] = (p[i * cols + j] - mean[static_cast<size_t>(j)]) / stdev[static_cast<size_t>(j)];
+}
+
+std::vector<double> to_double(const Tensor& m) {
+  const float* p = m.data<float>();
+  return std::vector<double>(p, p + m.numel());
+}
+
+}  // namespace mlsys::dataopt
