@@ -38,11 +38,11 @@ void check_bits(int b, const char* key) {
 // Sums (or maxes) a tensor across ranks in fp32, staging through the host when the backend wants it.
 void all_reduce_tensor(comm::Communicator& c, const Tensor& t) {
   if (t.device().is_cpu() || c.memory() == comm::Memory::cuda) {
-    c.all_reduce(t.raw(), static_cast<size_t>(t.numel()), comm::DType::f32);
+    c.all_reduce(t.raw(), static_cast<size_t>(t.numel()), DType::f32);
     return;
   }
   Tensor h = t.to(cpu_context());
-  c.all_reduce(h.raw(), static_cast<size_t>(h.numel()), comm::DType::f32);
+  c.all_reduce(h.raw(), static_cast<size_t>(h.numel()), DType::f32);
   t.copy_from(h);
 }
 
@@ -363,8 +363,8 @@ struct Worker {
                          double(st.raw_bytes), double(st.wire_bytes), double(st.reduce_bytes), 0};
       double maxes[2] = {epoch_s, RunContext::stop_requested() ? 1.0 : 0.0};
       if (parts > 1) {
-        c.all_reduce(sums, 10, comm::DType::f64);
-        c.all_reduce(maxes, 2, comm::DType::f64, comm::ReduceOp::max);
+        c.all_reduce(sums, 10, DType::f64);
+        c.all_reduce(maxes, 2, DType::f64, comm::ReduceOp::max);
       }
       rec.loss = sums[0];
       rec.mean.compute_s = sums[1] / parts;
@@ -401,7 +401,7 @@ struct Worker {
                 counts[3 * sp + 2] += !pred && truth;
               }
             }
-          if (parts > 1) c.all_reduce(counts, 9, comm::DType::i64);
+          if (parts > 1) c.all_reduce(counts, 9, DType::i64);
           for (int i = 0; i < 3; ++i) {
             const int64_t denom = 2 * counts[3 * i] + counts[3 * i + 1] + counts[3 * i + 2];
             *acc[i] = !total[i] ? -1 : denom ? double(2 * counts[3 * i]) / double(denom) : 1.0;
@@ -409,7 +409,7 @@ struct Worker {
         } else {
           int64_t correct[3];
           for (int i = 0; i < 3; ++i) correct[i] = k::count_correct(ctx, out, labels, mask_t[i]);
-          if (parts > 1) c.all_reduce(correct, 3, comm::DType::i64);
+          if (parts > 1) c.all_reduce(correct, 3, DType::i64);
           for (int i = 0; i < 3; ++i) *acc[i] = total[i] ? double(correct[i]) / double(total[i]) : -1;
         }
         if (rec.val_acc > best_val) {

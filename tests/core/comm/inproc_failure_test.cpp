@@ -160,7 +160,7 @@ TEST_CASE("comm/factory: backends not built name their CMake option, run_ranks r
   auto one = comm::make_communicator(o);
   CHECK(one->size() == 1);
   float x = 3;
-  one->all_reduce(&x, 1, comm::DType::f32);
+  one->all_reduce(&x, 1, DType::f32);
   CHECK(x == 3);
 }
 
