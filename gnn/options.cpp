@@ -2,6 +2,8 @@
 
 #include "gnn/command.hpp"
 
+#include "core/quant/codec.hpp"
+
 #include "gnn/graph/source.hpp"
 #include "gnn/partition/partitioner.hpp"
 
@@ -57,8 +59,10 @@ const config::Section<GnnOptions>& gnn_section() {
     s.field("epochs", &O::epochs, "Training epochs").range(1, 1e7);
     s.field("eval_every", &O::eval_every, "Evaluate train/val/test accuracy every N epochs").range(1, 1e6);
 
-    s.field("fwd_bits", &O::fwd_bits, "Bits per value of forward halo features").choices({"1", "2", "4", "8", "32"});
-    s.field("bwd_bits", &O::bwd_bits, "Bits per value of backward halo gradients").choices({"1", "2", "4", "8", "32"});
+    s.field("fwd_bits", &O::fwd_bits, "Bits per value of forward halo features")
+        .choices_described(quant::unbiased_width_choices);
+    s.field("bwd_bits", &O::bwd_bits, "Bits per value of backward halo gradients")
+        .choices_described(quant::unbiased_width_choices);
     s.field("pipeline", &O::pipeline, "Staleness-1 pipelining: use halo data received during the previous epoch");
     s.field("staleness.bound", &O::staleness_bound, "Bounded staleness K: a fresh synchronous epoch at least every K epochs (0 = off)")
         .range(0, 1e6);

@@ -30,7 +30,7 @@ double Exchanger::now_us() const { return now_s() * 1e6 - trace_t0_; }
 
 const quant::Codec& Exchanger::codec(int bits) {
   auto& c = codecs_[bits];
-  if (!c) c = quant::codec_for_bits(bits);
+  if (!c) c = quant::unbiased_codec(bits);
   return *c;
 }
 

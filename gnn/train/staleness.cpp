@@ -3,18 +3,19 @@
 #include <algorithm>
 
 #include "core/log/log.hpp"
+#include "core/quant/codec.hpp"
 
 namespace mlsys::gnn {
 
-static const int kLadder[] = {1, 2, 4, 8, 32};
+StalenessAdaptor::StalenessAdaptor(const StalenessConfig& c)
+    : c_(c), fwd_(c.fwd_bits), bwd_(c.bwd_bits), ladder_(quant::unbiased_widths()) {}
 
-StalenessAdaptor::StalenessAdaptor(const StalenessConfig& c) : c_(c), fwd_(c.fwd_bits), bwd_(c.bwd_bits) {}
-
-int StalenessAdaptor::step(int bits, int dir, int floor) {
+int StalenessAdaptor::step(int bits, int dir, int floor) const {
+  const int top = static_cast<int>(ladder_.size()) - 1;
   int i = 0;
-  while (i < 4 && kLadder[i] < bits) ++i;
-  i = std::clamp(i + dir, 0, 4);
-  return std::max(kLadder[i], floor);
+  while (i < top && ladder_[i] < bits) ++i;
+  i = std::clamp(i + dir, 0, top);
+  return std::max(ladder_[i], floor);
 }
 
 EpochPlan StalenessAdaptor::plan(int epoch) {

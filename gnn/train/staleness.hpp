@@ -10,7 +10,8 @@
 //     relative decrease per epoch over the last `window` epochs is
 //        r = (s[t - window] - s[t]) / (window * s[t - window]).
 //     r < tolerance (stalled or rising)  -> ESCALATE: both bit widths go one step up the ladder
-//        1 -> 2 -> 4 -> 8 -> 32, and the next epoch is forced fresh;
+//        of widths the halo exchange offers (quant::unbiased_widths(): 1 -> 2 -> 4 -> 8 -> 32),
+//        and the next epoch is forced fresh;
 //     r > 4 * tolerance (falling steadily) -> RELAX: one step back down, never below the
 //        configured widths.
 //     After a switch the window restarts (no new switch for `window` epochs). Every switch is
@@ -62,7 +63,7 @@ class StalenessAdaptor {
   void restore(const State& s);
 
  private:
-  static int step(int bits, int dir, int floor);
+  int step(int bits, int dir, int floor) const;
   StalenessConfig c_;
   int fwd_, bwd_, last_fresh_ = -1;
   bool force_fresh_ = true;
@@ -72,6 +73,7 @@ class StalenessAdaptor {
   int since_switch_ = 0;
   std::vector<Switch> switches_;
   bool verbose_ = true;
+  std::vector<int> ladder_;  // the bit widths on offer, ascending
 };
 
 }  // namespace mlsys::gnn

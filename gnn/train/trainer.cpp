@@ -11,6 +11,7 @@
 #include "core/kernels/kernels.hpp"
 #include "core/log/log.hpp"
 #include "core/log/progress.hpp"
+#include "core/quant/codec.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/system.hpp"
 #include "gnn/dist/halo_plan.hpp"
@@ -30,9 +31,13 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// A halo width must name one unbiased codec of the table (quant::unbiased_codec).
 void check_bits(int b, const char* key) {
-  if (b != 1 && b != 2 && b != 4 && b != 8 && b != 32)
-    throw ConfigError(fmt::format("gnn.{} = {}: allowed bit widths are 1, 2, 4, 8, 32", key, b));
+  try {
+    quant::unbiased_codec(b);
+  } catch (const ConfigError& e) {
+    throw ConfigError(fmt::format("gnn.{} = {}: {}", key, b, e.what()));
+  }
 }
 
 // Sums (or maxes) a tensor across ranks in fp32, staging through the host when the backend wants it.

@@ -77,6 +77,8 @@ TEST_CASE("bad graph input exits non-zero naming the file and line") {
   CHECK(r.err.find("edges.txt:2") != std::string::npos);
   auto bad = run_mlsys("train-gnn --out " + (t / "run2").string() + " --set gnn.fwd_bits=3");
   CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("gnn.fwd_bits = 3") != std::string::npos);
+  CHECK(bad.err.find("offers 1, 2, 4, 8, 32") != std::string::npos);  // the widths come from the codec table
 }
 
 TEST_CASE("convert writes a .mlsg that trains like its source") {
