@@ -55,13 +55,13 @@ static int child(const std::string& file, int epochs, int threads, bool precompu
   TrainSetup s;
   s.gnn.parts = 1;
   s.gnn.epochs = epochs;
-  s.gnn.hidden = 128;
-  s.gnn.layers = 2;
-  s.gnn.dropout = 0.5;
+  s.gnn.model.hidden = 128;
+  s.gnn.model.layers = 2;
+  s.gnn.model.dropout = 0.5;
   s.gnn.fwd_bits = s.gnn.bwd_bits = 32;
   s.gnn.pipeline = false;
   s.gnn.eval_every = 1000000;
-  s.gnn.precompute_first = precompute;
+  s.gnn.model.precompute_first = precompute;
   s.gnn.trace_epochs = 0;
   s.threads = threads;
   TrainResult r = train(g, std::vector<int32_t>(static_cast<size_t>(g.num_nodes), 0), s);

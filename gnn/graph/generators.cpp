@@ -131,4 +131,28 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
   return g;
 }
 
+const config::Section<SbmParams>& sbm_section() {
+  using P = SbmParams;
+  static const config::Section<P> s("sbm", "Stochastic block model", [](auto& s) {
+    s.field("nodes", &P::nodes, "sbm: number of nodes").range(2, 2e9);
+    s.field("classes", &P::classes, "sbm/rmat: number of classes").range(1, 100000);
+    s.field("avg_degree", &P::avg_degree, "sbm: average degree (directed entries per node)").range(0.01, 1e5);
+    s.field("homophily", &P::homophily, "sbm: fraction of edges inside a class").range(0, 1);
+    s.field("features", &P::features, "sbm/rmat: feature dimension").range(1, 1e6);
+    s.field("feature_signal", &P::feature_signal, "sbm: class-mean scale relative to unit noise").range(0, 1e3);
+    s.field("train_fraction", &P::train_fraction, "Generated graphs: fraction of nodes in the train split").range(0.0001, 1);
+    s.field("val_fraction", &P::val_fraction, "Generated graphs: fraction in the val split (rest is test)").range(0, 1);
+  });
+  return s;
+}
+
+const config::Section<RmatParams>& rmat_section() {
+  using P = RmatParams;
+  static const config::Section<P> s("rmat", "R-MAT power-law graph", [](auto& s) {
+    s.field("rmat_scale", &P::scale, "rmat: 2^scale nodes").range(1, 30);
+    s.field("rmat_edges", &P::edges, "rmat: generated edges before symmetrizing (0 = 16 per node)").range(0, 1e11);
+  });
+  return s;
+}
+
 }  // namespace mlsys::gnn

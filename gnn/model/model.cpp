@@ -9,18 +9,20 @@ namespace mlsys::gnn {
 
 namespace k = kernels;
 
-Model::Model(DeviceContext& ctx, const ModelConfig& cfg, uint64_t seed) : cfg_(cfg) {
+Model::Model(DeviceContext& ctx, const ModelOptions& cfg, int in_dim, int out_dim, uint64_t seed) : o_(cfg) {
   if (cfg.layers < 1) throw ConfigError("gnn.model.layers must be >= 1");
   const bool gat = cfg.arch == "gat";
-  int in = cfg.in_dim;
+  const float dropout = static_cast<float>(cfg.dropout);
+  const bool precomputed = precomputes_first(cfg);
+  int in = in_dim;
   for (int l = 0; l < cfg.layers; ++l) {
     const bool last = l == cfg.layers - 1;
     const int heads = gat && !last ? cfg.heads : 1;
-    const int out = last ? cfg.out_dim : cfg.hidden;
+    const int out = last ? out_dim : cfg.hidden;
     const uint64_t s = hash_key(seed, 0x1a7e5u, static_cast<uint64_t>(l));
-    if (cfg.arch == "gcn") layers_.push_back(make_gcn_layer(ctx, l, in, out, cfg.dropout, l == 0 && cfg.precomputed_input, cfg.aggregate_first, s));
-    else if (cfg.arch == "sage") layers_.push_back(make_sage_layer(ctx, l, in, out, cfg.dropout, cfg.aggregate_first, s));
-    else if (gat) layers_.push_back(make_gat_layer(ctx, l, in, out, heads, cfg.dropout, s));
+    if (cfg.arch == "gcn") layers_.push_back(make_gcn_layer(ctx, l, in, out, dropout, l == 0 && precomputed, cfg.aggregate_first, s));
+    else if (cfg.arch == "sage") layers_.push_back(make_sage_layer(ctx, l, in, out, dropout, cfg.aggregate_first, s));
+    else if (gat) layers_.push_back(make_gat_layer(ctx, l, in, out, heads, dropout, s));
     else throw ConfigError("unknown gnn.model.arch '" + cfg.arch + "' (gcn, sage, gat)");
     for (Param* p : layers_.back()->params()) p->layer = l;
     in = out * heads;
@@ -58,16 +60,16 @@ void Model::zero_grad(DeviceContext& ctx) {
 
 Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
   Tensor h = x;
-  const bool gat = cfg_.arch == "gat";
-  for (int l = 0; l < cfg_.layers; ++l) {
+  const bool gat = o_.arch == "gat";
+  for (int l = 0; l < o_.layers; ++l) {
     Tensor y = layers_[l]->forward(env, h);
-    if (l == cfg_.layers - 1) return y;
+    if (l == o_.layers - 1) return y;
     Hidden& hs = hidden_[l];
-    const bool skip = cfg_.residual && h.shape() == y.shape();
+    const bool skip = o_.residual && h.shape() == y.shape();
     hs.skip = skip;
-    hs.pre = gat || cfg_.layer_norm ? y : Tensor();
+    hs.pre = gat || o_.layer_norm ? y : Tensor();
     Tensor z = y;
-    if (cfg_.layer_norm) {
+    if (o_.layer_norm) {
       hs.normed = Tensor::empty(y.shape(), DType::f32, env.ctx);
       hs.mean = Tensor::empty({y.rows()}, DType::f32, env.ctx);
       hs.rstd = Tensor::empty({y.rows()}, DType::f32, env.ctx);
@@ -80,7 +82,7 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
     } else {
       k::relu(env.ctx, z, z);  // in place: relu_backward reads the output
       hs.act = z;
-      if (cfg_.layer_norm) hs.normed = Tensor();
+      if (o_.layer_norm) hs.normed = Tensor();
     }
     if (skip) {
       Tensor r = Tensor::empty(z.shape(), DType::f32, env.ctx);
@@ -95,8 +97,8 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
 
 void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
   Tensor g = grad_logits, skip;
-  const bool gat = cfg_.arch == "gat";
-  for (int l = cfg_.layers - 1; l >= 0; --l) {
+  const bool gat = o_.arch == "gat";
+  for (int l = o_.layers - 1; l >= 0; --l) {
     Tensor gin = layers_[l]->backward(env, g, l > 0);
     g = Tensor();
     if (l == 0) break;
@@ -106,10 +108,10 @@ void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
     // is kept; otherwise the activation's backward runs in place.
     const bool keep = hs.skip;
     Tensor gz = keep ? Tensor::empty(gin.shape(), DType::f32, env.ctx) : gin;
-    if (gat) k::elu_backward(env.ctx, cfg_.layer_norm ? hs.normed : hs.pre, gin, gz);
+    if (gat) k::elu_backward(env.ctx, o_.layer_norm ? hs.normed : hs.pre, gin, gz);
     else k::relu_backward(env.ctx, hs.act, gin, gz);
     Tensor gpre = gz;
-    if (cfg_.layer_norm) {
+    if (o_.layer_norm) {
       gpre = Tensor::empty(gz.shape(), DType::f32, env.ctx);
       k::layer_norm_backward(env.ctx, hs.pre, hs.gamma->value, hs.mean, hs.rstd, gz, gpre, hs.gamma->grad, hs.beta->grad);
     }

@@ -9,6 +9,7 @@
 #include "core/tensor/device_context.hpp"
 #include "core/tensor/tensor.hpp"
 #include "gnn/model/local_graph.hpp"
+#include "gnn/model/model_options.hpp"
 #include "gnn/train/exchanger.hpp"
 
 namespace mlsys::gnn {
@@ -18,15 +19,6 @@ struct Param {
   Tensor value, grad, m, v;
   bool decay = true;  // weight decay applies (weights yes, biases and norms no)
   int layer = -1;     // index of the graph layer owning it (-1: norms)
-};
-
-struct ModelConfig {
-  std::string arch = "gcn";
-  int layers = 2, in_dim = 0, hidden = 16, out_dim = 0, heads = 1;
-  float dropout = 0.5f;
-  bool layer_norm = false, residual = false;
-  bool aggregate_first = false;    // gcn/sage: always exchange layer inputs (Sylvie); else the narrower side
-  bool precomputed_input = false;  // gcn: the input already holds A_hat X (layer 0 needs no exchange)
 };
 
 struct ForwardEnv {
@@ -61,16 +53,16 @@ class Layer {
 
 class Model {
  public:
-  Model(DeviceContext& ctx, const ModelConfig& cfg, uint64_t seed);
+  // in_dim: feature width; out_dim: classes. With precomputes_first(o) the input is A_hat X.
+  Model(DeviceContext& ctx, const ModelOptions& o, int in_dim, int out_dim, uint64_t seed);
   Tensor forward(ForwardEnv& env, const Tensor& x);    // logits [owned, out_dim]
   void backward(ForwardEnv& env, const Tensor& grad_logits);
   std::vector<Param*> params();
   void zero_grad(DeviceContext& ctx);
   void clear();
-  const ModelConfig& config() const { return cfg_; }
 
  private:
-  ModelConfig cfg_;
+  ModelOptions o_;
   std::vector<std::unique_ptr<Layer>> layers_;
   struct Hidden {
     bool skip = false;  // a residual connection adds this layer's input to its output

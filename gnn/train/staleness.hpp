@@ -20,16 +20,9 @@
 #include <string>
 #include <vector>
 
-namespace mlsys::gnn {
+#include "gnn/train/staleness_options.hpp"
 
-struct StalenessConfig {
-  bool pipeline = false;
-  int bound = 0;
-  bool adaptive = false;
-  int window = 5;
-  double tolerance = 0.002;
-  int fwd_bits = 32, bwd_bits = 32;
-};
+namespace mlsys::gnn {
 
 struct EpochPlan {
   bool stale = false;
@@ -45,7 +38,10 @@ struct Switch {
 
 class StalenessAdaptor {
  public:
-  explicit StalenessAdaptor(const StalenessConfig& c);
+  // fwd_bits/bwd_bits: the configured widths (where epochs start, and the floor when relaxing).
+  // exchanging: workers exchange halos (more than one); without it every epoch is fresh, the
+  // adaptive rule is off and the widths stay as configured. pipeline: gnn.pipeline.
+  StalenessAdaptor(const StalenessOptions& o, int fwd_bits, int bwd_bits, bool pipeline, bool exchanging);
   EpochPlan plan(int epoch);
   // Loss of the epoch just finished (global); may switch bits for the following epochs.
   void observe(int epoch, double loss);
@@ -64,7 +60,9 @@ class StalenessAdaptor {
 
  private:
   int step(int bits, int dir, int floor) const;
-  StalenessConfig c_;
+  StalenessOptions o_;
+  bool pipeline_, adaptive_;
+  int fwd_floor_, bwd_floor_;
   int fwd_, bwd_, last_fresh_ = -1;
   bool force_fresh_ = true;
   double ema_ = 0;

@@ -117,7 +117,7 @@ struct Worker {
     DeviceContext& ctx = *dctx;
 
     HaloPlan plan = build_halo_plan(g, owner, parts, rank);
-    const LocalGraph lg = build_local_graph(ctx, plan, o.model);
+    const LocalGraph lg = build_local_graph(ctx, plan, o.model.arch);
     // The exchanger needs only the send/receive lists: drop the adjacency copy.
     plan.indices = {};
     plan.indptr = {};
@@ -138,7 +138,7 @@ struct Worker {
         const float* src = g.features.data() + static_cast<int64_t>(ids[i]) * f;
         float* dst = d + (offset + i) * f;
         std::copy(src, src + f, dst);
-        if (o.normalize_features) {
+        if (o.graph.normalize_features) {
           double l1 = 0;
           for (int64_t c = 0; c < f; ++c) l1 += std::abs(src[c]);
           if (l1 > 0)
@@ -146,9 +146,9 @@ struct Worker {
         }
       }
     };
-    const bool precompute = o.precompute_first && o.model == "gcn";
+    const bool precompute = precomputes_first(o.model);
     // One worker on the host reads the (possibly memory-mapped) feature matrix in place.
-    const bool in_place = parts == 1 && !o.normalize_features && ctx.device().is_cpu();
+    const bool in_place = parts == 1 && !o.graph.normalize_features && ctx.device().is_cpu();
     Tensor x;
     if (precompute) {
       Tensor ext;
@@ -173,7 +173,7 @@ struct Worker {
     }
     // Mostly-zero raw features (bag of words) stay sparse: layer 0 then costs O(nnz), not O(N F).
     Csr x_sparse;
-    if (!precompute && ctx.device().is_cpu() && o.model != "gat" && own > 0) {
+    if (!precompute && ctx.device().is_cpu() && o.model.arch != "gat" && own > 0) {
       const float* xp = x.data<float>();
       int64_t nnz = 0;
       for (int64_t i = 0; i < own * f; ++i) nnz += xp[i] != 0.0f;
@@ -231,31 +231,11 @@ struct Worker {
     for (int i = 0; i < 3; ++i) total[i] = c.all_reduce_value<int64_t>(local_count[i]);
     if (total[0] == 0) throw InputError("the graph has no labeled training nodes");
 
-    ModelConfig mc;
-    mc.arch = o.model;
-    mc.layers = o.layers;
-    mc.in_dim = static_cast<int>(f);
-    mc.hidden = o.hidden;
-    mc.out_dim = g.num_classes;
-    mc.heads = o.heads;
-    mc.dropout = static_cast<float>(o.dropout);
-    mc.layer_norm = o.layer_norm;
-    mc.residual = o.residual;
-    mc.precomputed_input = precompute;
-    mc.aggregate_first = o.aggregate_first;
-    Model model(ctx, mc, s.seed);
+    Model model(ctx, o.model, static_cast<int>(f), g.num_classes, s.seed);
     const std::vector<Param*> params = model.params();
     Exchanger ex(c, ctx, plan, s.seed);
 
-    StalenessConfig sc;
-    sc.pipeline = o.pipeline && parts > 1;
-    sc.bound = o.staleness_bound;
-    sc.adaptive = o.adaptive && parts > 1;
-    sc.window = o.adaptive_window;
-    sc.tolerance = o.adaptive_tolerance;
-    sc.fwd_bits = o.fwd_bits;
-    sc.bwd_bits = o.bwd_bits;
-    StalenessAdaptor bsa(sc);
+    StalenessAdaptor bsa(o.staleness, o.fwd_bits, o.bwd_bits, o.pipeline, parts > 1);
     bsa.set_verbose(rank == 0);
 
     int start = 0;
@@ -287,7 +267,7 @@ struct Worker {
       Json h = Json::object();
       h["epoch"] = next_epoch;
       h["seed"] = s.seed;
-      h["arch"] = o.model;
+      h["arch"] = o.model.arch;
       auto st = bsa.state();
       Json a = Json::object();
       a["fwd_bits"] = st.fwd_bits;
@@ -468,8 +448,8 @@ TrainResult train(const Graph& g, const std::vector<int32_t>& owner, const Train
   check_bits(o.bwd_bits, "bwd_bits");
   if (g.features.empty() || g.feature_dim <= 0)
     throw InputError("graph '" + g.name + "' has no node features; training needs them (pubmed in ../shared has none: use it with gnn.mode=partition)");
-  if (o.model != "gcn" && o.precompute_first)
-    log::warn("gnn.model.precompute_first applies to gcn only; ignored for {}", o.model);
+  if (o.model.arch != "gcn" && o.model.precompute_first)
+    log::warn("gnn.model.precompute_first applies to gcn only; ignored for {}", o.model.arch);
   if (owner.size() != static_cast<size_t>(g.num_nodes)) throw Error("partition assignment does not match the graph's node count");
   for (int32_t p : owner)
     if (p < 0 || p >= o.parts) throw Error(fmt::format("partition assignment names part {} but gnn.parts = {}", p, o.parts));

@@ -29,18 +29,16 @@ void check_variant(comm::Communicator& c, const Graph& g, const HaloPlan& plan, 
   const LocalGraph lg = build_local_graph(ctx, plan, v.arch);
   Exchanger ex(c, ctx, plan, 1);
   ex.begin_epoch(0, false, 32, 32, nullptr);
-  ModelConfig mc;
-  mc.arch = v.arch;
-  mc.layers = 3;
-  mc.in_dim = static_cast<int>(g.feature_dim);
-  mc.hidden = v.hidden;
-  mc.out_dim = g.num_classes;
-  mc.heads = 2;
-  mc.dropout = 0.5f;
-  mc.aggregate_first = v.aggregate_first;
-  mc.residual = v.residual;
-  mc.layer_norm = v.layer_norm;
-  Model m(ctx, mc, 7);
+  ModelOptions mo;
+  mo.arch = v.arch;
+  mo.layers = 3;
+  mo.hidden = v.hidden;
+  mo.heads = 2;
+  mo.dropout = 0.5;
+  mo.aggregate_first = v.aggregate_first;
+  mo.residual = v.residual;
+  mo.layer_norm = v.layer_norm;
+  Model m(ctx, mo, static_cast<int>(g.feature_dim), g.num_classes, 7);
   const int64_t n = g.num_nodes;
   Tensor x = Tensor::from_vector(std::vector<float>(g.features.begin(), g.features.end()), {n, g.feature_dim});
   // L = sum(logits * r): dL/dlogits = r.

@@ -19,10 +19,10 @@ TEST_CASE("P workers at 32 bits without pipelining match one worker's loss curve
   for (std::string arch : {"gcn", "sage", "gat"}) {
     CAPTURE(arch);
     TrainSetup s = quick_setup(1, 15);
-    s.gnn.model = arch;
-    s.gnn.hidden = 16;
-    s.gnn.heads = 2;
-    s.gnn.dropout = 0.5;
+    s.gnn.model.arch = arch;
+    s.gnn.model.hidden = 16;
+    s.gnn.model.heads = 2;
+    s.gnn.model.dropout = 0.5;
     TrainResult one = train(g, parts_of(g, 1), s);
     s.gnn.parts = 4;
     TrainResult four = train(g, parts_of(g, 4), s);
