@@ -3,35 +3,35 @@
 #include "core/kernels/kernels.hpp"
 #include "core/util/error.hpp"
 #include "gnn/graph/random.hpp"
-#include "gnn/model/layers.hpp"
 
 namespace mlsys::gnn {
 
 namespace k = kernels;
 
-Model::Model(DeviceContext& ctx, const ModelOptions& cfg, int in_dim, int out_dim, uint64_t seed) : o_(cfg) {
+Model::Model(DeviceContext& ctx, const ModelOptions& cfg, int in_dim, int out_dim, uint64_t seed)
+    : o_(cfg), arch_(architecture(cfg.arch)), elu_(arch_->activation() == Activation::elu) {
   if (cfg.layers < 1) throw ConfigError("gnn.model.layers must be >= 1");
-  const bool gat = cfg.arch == "gat";
-  const float dropout = static_cast<float>(cfg.dropout);
-  const bool precomputed = precomputes_first(cfg);
-  int in = in_dim;
+  const bool multi_head = arch_->multi_head();
+  LayerSpec spec;
+  spec.in = in_dim;
+  spec.dropout = static_cast<float>(cfg.dropout);
+  spec.aggregate_first = cfg.aggregate_first;
   for (int l = 0; l < cfg.layers; ++l) {
     const bool last = l == cfg.layers - 1;
-    const int heads = gat && !last ? cfg.heads : 1;
-    const int out = last ? out_dim : cfg.hidden;
-    const uint64_t s = hash_key(seed, 0x1a7e5u, static_cast<uint64_t>(l));
-    if (cfg.arch == "gcn") layers_.push_back(make_gcn_layer(ctx, l, in, out, dropout, l == 0 && precomputed, cfg.aggregate_first, s));
-    else if (cfg.arch == "sage") layers_.push_back(make_sage_layer(ctx, l, in, out, dropout, cfg.aggregate_first, s));
-    else if (gat) layers_.push_back(make_gat_layer(ctx, l, in, out, heads, dropout, s));
-    else throw ConfigError("unknown gnn.model.arch '" + cfg.arch + "' (gcn, sage, gat)");
+    spec.slot = l;
+    spec.heads = multi_head && !last ? cfg.heads : 1;
+    spec.out = last ? out_dim : cfg.hidden;
+    spec.precomputed = l == 0 && precomputes_first(cfg);
+    spec.seed = hash_key(seed, 0x1a7e5u, static_cast<uint64_t>(l));
+    layers_.push_back(arch_->make_layer(ctx, spec));
     for (Param* p : layers_.back()->params()) p->layer = l;
-    in = out * heads;
+    spec.in = spec.out * spec.heads;
   }
   hidden_.resize(static_cast<size_t>(cfg.layers));
   if (cfg.layer_norm) {
     norms_.reserve(static_cast<size_t>(2 * cfg.layers));
     for (int l = 0; l + 1 < cfg.layers; ++l) {
-      const int w = cfg.hidden * (gat ? cfg.heads : 1);
+      const int w = cfg.hidden * (multi_head ? cfg.heads : 1);
       norms_.push_back(make_param(ctx, "ln" + std::to_string(l) + ".gamma", 1, w, 0, 0, false));
       k::fill(ctx, norms_.back().value, 1.0f);
       hidden_[l].gamma = &norms_.back();
@@ -60,14 +60,13 @@ void Model::zero_grad(DeviceContext& ctx) {
 
 Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
   Tensor h = x;
-  const bool gat = o_.arch == "gat";
   for (int l = 0; l < o_.layers; ++l) {
     Tensor y = layers_[l]->forward(env, h);
     if (l == o_.layers - 1) return y;
     Hidden& hs = hidden_[l];
     const bool skip = o_.residual && h.shape() == y.shape();
     hs.skip = skip;
-    hs.pre = gat || o_.layer_norm ? y : Tensor();
+    hs.pre = elu_ || o_.layer_norm ? y : Tensor();
     Tensor z = y;
     if (o_.layer_norm) {
       hs.normed = Tensor::empty(y.shape(), DType::f32, env.ctx);
@@ -76,7 +75,7 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
       k::layer_norm(env.ctx, y, hs.gamma->value, hs.beta->value, 1e-5f, hs.normed, hs.mean, hs.rstd);
       z = hs.normed;
     }
-    if (gat) {
+    if (elu_) {
       hs.act = Tensor::empty(z.shape(), DType::f32, env.ctx);
       k::elu(env.ctx, z, hs.act);  // its backward needs z
     } else {
@@ -97,7 +96,6 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
 
 void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
   Tensor g = grad_logits, skip;
-  const bool gat = o_.arch == "gat";
   for (int l = o_.layers - 1; l >= 0; --l) {
     Tensor gin = layers_[l]->backward(env, g, l > 0);
     g = Tensor();
@@ -108,7 +106,7 @@ void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
     // is kept; otherwise the activation's backward runs in place.
     const bool keep = hs.skip;
     Tensor gz = keep ? Tensor::empty(gin.shape(), DType::f32, env.ctx) : gin;
-    if (gat) k::elu_backward(env.ctx, o_.layer_norm ? hs.normed : hs.pre, gin, gz);
+    if (elu_) k::elu_backward(env.ctx, o_.layer_norm ? hs.normed : hs.pre, gin, gz);
     else k::relu_backward(env.ctx, hs.act, gin, gz);
     Tensor gpre = gz;
     if (o_.layer_norm) {

@@ -1,11 +1,14 @@
 #include "gnn/model/model_options.hpp"
 
+#include "gnn/model/architecture.hpp"
+
 namespace mlsys::gnn {
 
 const config::Section<ModelOptions>& model_section() {
   using O = ModelOptions;
   static const config::Section<O> s("model", "The GNN", [](auto& s) {
-    s.field("arch", &O::arch, "Model").choices({"gcn", "sage", "gat"});
+    s.field("arch", &O::arch, "Model architecture")
+        .choices_described([] { return architecture_registry().choices(); });
     s.field("layers", &O::layers, "Number of graph layers").range(1, 64);
     s.field("hidden", &O::hidden, "Hidden size (per head for GAT)").range(1, 65536);
     s.field("heads", &O::heads, "GAT attention heads (hidden layers; the output layer has 1)").range(1, 64);
@@ -15,11 +18,11 @@ const config::Section<ModelOptions>& model_section() {
     s.field("aggregate_first", &O::aggregate_first,
             "GCN/SAGE: always exchange and aggregate a layer's input before its weights (as Sylvie); false = exchange the narrower of input and output");
     s.field("precompute_first", &O::precompute_first,
-            "GCN only: aggregate the raw features once so layer 0 needs no exchange (dropout then applies after aggregation); ignored, with a warning, for SAGE and GAT");
+            "Aggregate the raw features once so layer 0 needs no exchange (dropout then applies after aggregation); architectures whose first layer allows it (gcn), ignored with a warning for the others");
   });
   return s;
 }
 
-bool precomputes_first(const ModelOptions& o) { return o.precompute_first && o.arch == "gcn"; }
+bool precomputes_first(const ModelOptions& o) { return o.precompute_first && architecture(o.arch)->precomputable_first(); }
 
 }  // namespace mlsys::gnn

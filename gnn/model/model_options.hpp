@@ -8,7 +8,7 @@
 namespace mlsys::gnn {
 
 struct ModelOptions {
-  std::string arch = "gcn";  // gcn | sage | gat
+  std::string arch = "gcn";  // a registered architecture (gnn/model/arch/)
   int layers = 2;
   int hidden = 16;
   int heads = 4;  // gat
@@ -23,7 +23,7 @@ struct ModelOptions {
 const config::Section<ModelOptions>& model_section();
 
 // Layer 0 reads A_hat X computed once before training (gnn.model.precompute_first, where the
-// architecture allows it).
+// architecture allows it: Architecture::precomputable_first).
 bool precomputes_first(const ModelOptions& o);
 
 }  // namespace mlsys::gnn

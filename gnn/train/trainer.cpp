@@ -14,12 +14,12 @@
 #include "core/quant/codec.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/system.hpp"
-#include "gnn/dist/halo_plan.hpp"
+#include "gnn/halo/halo_plan.hpp"
 #include "gnn/graph/random.hpp"
 #include "gnn/model/local_graph.hpp"
 #include "gnn/model/model.hpp"
 #include "gnn/train/checkpoint.hpp"
-#include "gnn/train/exchanger.hpp"
+#include "gnn/halo/exchanger.hpp"
 
 namespace mlsys::gnn {
 
@@ -117,7 +117,8 @@ struct Worker {
     DeviceContext& ctx = *dctx;
 
     HaloPlan plan = build_halo_plan(g, owner, parts, rank);
-    const LocalGraph lg = build_local_graph(ctx, plan, o.model.arch);
+    const std::unique_ptr<Architecture> arch = architecture(o.model.arch);
+    const LocalGraph lg = build_local_graph(ctx, plan, arch->adjacency());
     // The exchanger needs only the send/receive lists: drop the adjacency copy.
     plan.indices = {};
     plan.indptr = {};
@@ -160,7 +161,7 @@ struct Worker {
         gather_features(plan.halo, ext, own);
       }
       x = Tensor::empty({own, f}, DType::f32, ctx);
-      k::spmm(ctx, lg.gcn, ext.to(ctx), x);
+      k::spmm(ctx, lg.adj, ext.to(ctx), x);
       ext = Tensor();
       if (alone) g.features.release_pages();  // only A_hat X is read from now on
     } else if (in_place) {
@@ -173,7 +174,7 @@ struct Worker {
     }
     // Mostly-zero raw features (bag of words) stay sparse: layer 0 then costs O(nnz), not O(N F).
     Csr x_sparse;
-    if (!precompute && ctx.device().is_cpu() && o.model.arch != "gat" && own > 0) {
+    if (!precompute && ctx.device().is_cpu() && arch->sparse_input() && own > 0) {
       const float* xp = x.data<float>();
       int64_t nnz = 0;
       for (int64_t i = 0; i < own * f; ++i) nnz += xp[i] != 0.0f;
@@ -448,8 +449,8 @@ TrainResult train(const Graph& g, const std::vector<int32_t>& owner, const Train
   check_bits(o.bwd_bits, "bwd_bits");
   if (g.features.empty() || g.feature_dim <= 0)
     throw InputError("graph '" + g.name + "' has no node features; training needs them (pubmed in ../shared has none: use it with gnn.mode=partition)");
-  if (o.model.arch != "gcn" && o.model.precompute_first)
-    log::warn("gnn.model.precompute_first applies to gcn only; ignored for {}", o.model.arch);
+  if (o.model.precompute_first && !precomputes_first(o.model))
+    log::warn("gnn.model.precompute_first does not apply to {} (its first layer cannot be precomputed); ignored", o.model.arch);
   if (owner.size() != static_cast<size_t>(g.num_nodes)) throw Error("partition assignment does not match the graph's node count");
   for (int32_t p : owner)
     if (p < 0 || p >= o.parts) throw Error(fmt::format("partition assignment names part {} but gnn.parts = {}", p, o.parts));

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/comm/factory.hpp"
-#include "gnn/dist/halo_plan.hpp"
+#include "gnn/halo/halo_plan.hpp"
 #include "gnn/graph/random.hpp"
 #include "gnn/model/local_graph.hpp"
 #include "gnn/model/model.hpp"
@@ -26,7 +26,7 @@ struct Variant {
 
 void check_variant(comm::Communicator& c, const Graph& g, const HaloPlan& plan, const Variant& v) {
   DeviceContext& ctx = cpu_context();
-  const LocalGraph lg = build_local_graph(ctx, plan, v.arch);
+  const LocalGraph lg = build_local_graph(ctx, plan, architecture(v.arch)->adjacency());
   Exchanger ex(c, ctx, plan, 1);
   ex.begin_epoch(0, false, 32, 32, nullptr);
   ModelOptions mo;

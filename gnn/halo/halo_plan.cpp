@@ -1,4 +1,4 @@
-#include "gnn/dist/halo_plan.hpp"
+#include "gnn/halo/halo_plan.hpp"
 
 #include <algorithm>
 #include <unordered_map>

@@ -13,17 +13,23 @@
 #include "core/runtime/trace_writer.hpp"
 #include "core/tensor/device_context.hpp"
 #include "core/tensor/tensor.hpp"
-#include "gnn/dist/halo_plan.hpp"
-#include "gnn/train/epoch_stats.hpp"
+#include "gnn/halo/halo_plan.hpp"
 
 namespace mlsys::gnn {
+
+// What the exchanges of one epoch cost this worker (the trainer's EpochStats extends it).
+struct HaloCounters {
+  double quant_s = 0;  // encoding halo blocks (starting an exchange), receiving and decoding arrived ones
+  double wait_s = 0;   // measured: blocked on halo data / gradients that had not arrived yet
+  uint64_t raw_bytes = 0, wire_bytes = 0;  // halo traffic sent by this worker
+};
 
 class Exchanger {
  public:
   Exchanger(comm::Communicator& comm, DeviceContext& ctx, const HaloPlan& plan, uint64_t seed);
 
   // Set before each epoch. stale = use the previous epoch's halo data (pipelining).
-  void begin_epoch(int epoch, bool stale, int fwd_bits, int bwd_bits, EpochStats* stats);
+  void begin_epoch(int epoch, bool stale, int fwd_bits, int bwd_bits, HaloCounters* stats);
   // Drains outstanding transfers (end of training, before a synchronous epoch, checkpoints).
   void drain();
 
@@ -64,7 +70,7 @@ class Exchanger {
   std::map<int, Tensor> fwd_ready_, bwd_ready_;
   int epoch_ = 0, fwd_bits_ = 32, bwd_bits_ = 32;
   bool stale_ = false;
-  EpochStats* stats_ = nullptr;
+  HaloCounters* stats_ = nullptr;
   TraceWriter* trace_ = nullptr;
   double trace_t0_ = 0;
 };

@@ -1,4 +1,4 @@
-#include "gnn/train/exchanger.hpp"
+#include "gnn/halo/exchanger.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -34,7 +34,7 @@ const quant::Codec& Exchanger::codec(int bits) {
   return *c;
 }
 
-void Exchanger::begin_epoch(int epoch, bool stale, int fwd_bits, int bwd_bits, EpochStats* stats) {
+void Exchanger::begin_epoch(int epoch, bool stale, int fwd_bits, int bwd_bits, HaloCounters* stats) {
   if (!stale) drain();
   epoch_ = epoch;
   stale_ = stale;
