@@ -1,3 +1,5 @@
+#include <cmath>
+
 #include "core/kernels/kernels.hpp"
 #include "core/nn/layers.hpp"
 #include "core/nn/optimizer.hpp"
@@ -57,6 +59,23 @@ BACKEND_TEST("one Adam step matches the update formula") {
   std::vector<float> w = host(p.value);
   CHECK(w[0] == doctest::Approx(1.f - 0.1f * 0.01f * 1.f - 0.1f).epsilon(1e-5));
   CHECK(w[1] == doctest::Approx(-2.f + 0.1f * 0.01f * 2.f - 0.1f).epsilon(1e-5));
+}
+
+BACKEND_TEST("weight decay skips parameters whose decay flag is off (adam, adamw, sgd)") {
+  for (std::string name : {"adam", "adamw", "sgd"}) {
+    CAPTURE(name);
+    // Zero gradients: only weight decay can move a parameter.
+    nn::Parameter w{"w", Tensor::from_vector(std::vector<float>{1.f, -2.f}).to(ctx), Tensor::zeros({2}, DType::f32, ctx)};
+    nn::Parameter b{"b", Tensor::from_vector(std::vector<float>{1.f, -2.f}).to(ctx), Tensor::zeros({2}, DType::f32, ctx)};
+    b.decay = false;
+    nn::OptimizerOptions o;
+    o.lr = 0.1;
+    o.weight_decay = 0.5;
+    auto opt = nn::make_optimizer(name, ctx, {&w, &b}, o);
+    opt->step();
+    CHECK(std::abs(host(w.value)[0]) < 1.f);  // decayed towards zero
+    CHECK(host(b.value) == std::vector<float>{1.f, -2.f});
+  }
 }
 
 BACKEND_TEST("parameters and optimizer state save and load through a blob") {
