@@ -2,6 +2,7 @@
 
 #include "gnn/command.hpp"
 
+#include "core/nn/optimizer.hpp"
 #include "core/quant/codec.hpp"
 
 #include "gnn/partition/partitioner.hpp"
@@ -21,7 +22,12 @@ const config::Section<GnnOptions>& gnn_section() {
 
     s.nest("model", &O::model, model_section());
 
-    s.field("optim.name", &O::optimizer, "Optimizer").choices({"adam", "adamw"});
+    // The Adam family (core/nn): checkpoints carry Adam's moments.
+    s.field("optim.name", &O::optimizer, "Optimizer").choices_described([] {
+      std::vector<config::Choice> out;
+      for (const char* name : {"adam", "adamw"}) out.push_back({name, nn::optimizer_registry().entry(name).description});
+      return out;
+    });
     s.field("optim.lr", &O::lr, "Learning rate").range(0, 10);
     s.field("optim.weight_decay", &O::weight_decay, "Weight decay (adam: L2 on the gradient; adamw: decoupled)").range(0, 10);
     s.field("optim.decay_first_layer_only", &O::decay_first_layer_only, "Apply weight decay to the first layer's weights only (Kipf & Welling)");

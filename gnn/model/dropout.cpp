@@ -107,7 +107,7 @@ void DropIn::matmul(ForwardEnv& env, const Tensor& w, const Tensor& out, float b
   }
 }
 
-Tensor DropIn::backward(ForwardEnv& env, const Tensor& g, Param& w, bool need_input_grad) const {
+Tensor DropIn::backward(ForwardEnv& env, const Tensor& g, nn::Parameter& w, bool need_input_grad) const {
   if (sx.rows) {
     // Explicit edge values: the cached transpose holds the undropped values.
     k::spmm_t(env.ctx, sx, g, w.grad, sx.values, 1.0f);

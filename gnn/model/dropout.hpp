@@ -31,7 +31,7 @@ struct DropIn {
   // out = drop(in) w + beta * out.
   void matmul(ForwardEnv& env, const Tensor& w, const Tensor& out, float beta = 0.0f) const;
   // w.grad += drop(in)^T g; with need_input_grad returns the input gradient (g w^T) * keep / (1 - p).
-  Tensor backward(ForwardEnv& env, const Tensor& g, Param& w, bool need_input_grad) const;
+  Tensor backward(ForwardEnv& env, const Tensor& g, nn::Parameter& w, bool need_input_grad) const;
   // g *= keep / (1 - p) in place (g: the gradient w.r.t. the dropped input).
   void back_inplace(ForwardEnv& env, const Tensor& g) const;
   // Rows of the layer input (dense or sparse).

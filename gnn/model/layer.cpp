@@ -9,19 +9,17 @@ namespace mlsys::gnn {
 
 namespace k = kernels;
 
-Param make_param(DeviceContext& ctx, const std::string& name, int64_t rows, int64_t cols, float bound, uint64_t seed,
+nn::Parameter make_param(DeviceContext& ctx, const std::string& name, int64_t rows, int64_t cols, float bound, uint64_t seed,
                  bool decay) {
   std::vector<float> v(static_cast<size_t>(rows * cols), 0.0f);
   Rng r(seed);
   if (bound > 0)
     for (auto& x : v) x = static_cast<float>((2.0 * r.uniform() - 1.0) * bound);
   Shape s = rows == 1 ? Shape{cols} : Shape{rows, cols};
-  Param p;
+  nn::Parameter p;
   p.name = name;
   p.value = Tensor::from_vector(v, s).to(ctx);
   p.grad = Tensor::zeros(s, DType::f32, ctx);
-  p.m = Tensor::zeros(s, DType::f32, ctx);
-  p.v = Tensor::zeros(s, DType::f32, ctx);
   p.decay = decay;
   return p;
 }
@@ -38,7 +36,7 @@ Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w) {
   return y;
 }
 
-void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, Param& w) {
+void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, nn::Parameter& w) {
   k::gemm(env.ctx, x, true, g, false, w.grad, 1.0f, 1.0f);
 }
 

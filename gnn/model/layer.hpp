@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/nn/module.hpp"
 #include "core/tensor/csr.hpp"
 #include "core/tensor/device_context.hpp"
 #include "core/tensor/tensor.hpp"
@@ -13,13 +14,6 @@
 #include "gnn/halo/exchanger.hpp"
 
 namespace mlsys::gnn {
-
-struct Param {
-  std::string name;
-  Tensor value, grad, m, v;
-  bool decay = true;  // weight decay applies (weights yes, biases and norms no)
-  int layer = -1;     // index of the graph layer owning it (-1: norms)
-};
 
 struct ForwardEnv {
   DeviceContext& ctx;
@@ -41,18 +35,19 @@ class Layer {
   virtual Tensor backward(ForwardEnv& env, const Tensor& grad_out, bool need_input_grad) = 0;
   // Drops what forward kept for backward (before an evaluation pass, to lower peak memory).
   virtual void clear() {}
-  std::vector<Param*> params() {
-    std::vector<Param*> out;
+  std::vector<nn::Parameter*> params() {
+    std::vector<nn::Parameter*> out;
     for (auto& p : params_) out.push_back(&p);
     return out;
   }
 
  protected:
-  std::vector<Param> params_;
+  std::vector<nn::Parameter> params_;
 };
 
-// A rows x cols parameter, uniform in [-bound, bound] from `seed` (zeros when bound is 0).
-Param make_param(DeviceContext& ctx, const std::string& name, int64_t rows, int64_t cols, float bound, uint64_t seed,
+// A rows x cols parameter, uniform in [-bound, bound] from `seed` (zeros when bound is 0); `decay`:
+// weight decay applies (weights yes, biases, attention vectors and norms no).
+nn::Parameter make_param(DeviceContext& ctx, const std::string& name, int64_t rows, int64_t cols, float bound, uint64_t seed,
                  bool decay);
 // Glorot/Xavier uniform bound for a fan-in x fan-out weight.
 float glorot(int in, int out);
@@ -61,6 +56,6 @@ float glorot(int in, int out);
 // Layer `slot`'s forward exchange ([owned, F] -> [owned + halo, F]); fp32 and synchronous in evaluation.
 Tensor exchange(ForwardEnv& env, int slot, const Tensor& t);
 Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w);            // g W^T
-void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, Param& w);  // w.grad += x^T g
+void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, nn::Parameter& w);  // w.grad += x^T g
 
 }  // namespace mlsys::gnn

@@ -24,7 +24,6 @@ Model::Model(DeviceContext& ctx, const ModelOptions& cfg, int in_dim, int out_di
     spec.precomputed = l == 0 && precomputes_first(cfg);
     spec.seed = hash_key(seed, 0x1a7e5u, static_cast<uint64_t>(l));
     layers_.push_back(arch_->make_layer(ctx, spec));
-    for (Param* p : layers_.back()->params()) p->layer = l;
     spec.in = spec.out * spec.heads;
   }
   hidden_.resize(static_cast<size_t>(cfg.layers));
@@ -41,13 +40,15 @@ Model::Model(DeviceContext& ctx, const ModelOptions& cfg, int in_dim, int out_di
   }
 }
 
-std::vector<Param*> Model::params() {
-  std::vector<Param*> out;
+std::vector<nn::Parameter*> Model::params() {
+  std::vector<nn::Parameter*> out;
   for (auto& l : layers_)
-    for (Param* p : l->params()) out.push_back(p);
+    for (nn::Parameter* p : l->params()) out.push_back(p);
   for (auto& p : norms_) out.push_back(&p);
   return out;
 }
+
+std::vector<nn::Parameter*> Model::layer_params(int layer) { return layers_.at(static_cast<size_t>(layer))->params(); }
 
 void Model::clear() {
   for (auto& l : layers_) l->clear();
@@ -55,7 +56,7 @@ void Model::clear() {
 }
 
 void Model::zero_grad(DeviceContext& ctx) {
-  for (Param* p : params()) k::fill(ctx, p->grad, 0.0f);
+  for (nn::Parameter* p : params()) k::fill(ctx, p->grad, 0.0f);
 }
 
 Tensor Model::forward(ForwardEnv& env, const Tensor& x) {

@@ -20,7 +20,8 @@ class Model {
   Model(DeviceContext& ctx, const ModelOptions& o, int in_dim, int out_dim, uint64_t seed);
   Tensor forward(ForwardEnv& env, const Tensor& x);    // logits [owned, out_dim]
   void backward(ForwardEnv& env, const Tensor& grad_logits);
-  std::vector<Param*> params();
+  std::vector<nn::Parameter*> params();  // every layer's, then the norms'
+  std::vector<nn::Parameter*> layer_params(int layer);  // graph layer `layer`'s
   void zero_grad(DeviceContext& ctx);
   void clear();
 
@@ -32,11 +33,11 @@ class Model {
   struct Hidden {
     bool skip = false;  // a residual connection adds this layer's input to its output
     Tensor pre, normed, mean, rstd, act;
-    Param* gamma = nullptr;
-    Param* beta = nullptr;
+    nn::Parameter* gamma = nullptr;
+    nn::Parameter* beta = nullptr;
   };
   std::vector<Hidden> hidden_;
-  std::vector<Param> norms_;
+  std::vector<nn::Parameter> norms_;
 };
 
 }  // namespace mlsys::gnn

@@ -56,7 +56,7 @@ class GatLayer final : public Layer {
   }
   Tensor backward(ForwardEnv& env, const Tensor& gy, bool need_input_grad) override {
     const Csr& a = env.lg.adj;
-    Param &w = params_[0], &al = params_[1], &ar = params_[2], &b = params_[3];
+    nn::Parameter &w = params_[0], &al = params_[1], &ar = params_[2], &b = params_[3];
     k::col_sum(env.ctx, gy, b.grad, 1.0f);
     // Through the aggregation: dT_ext = A^T (alpha * gy), dalpha = <gy_u, T_v> per head.
     Tensor gt_ext = Tensor::empty(t_ext_.shape(), DType::f32, env.ctx);
@@ -81,7 +81,7 @@ class GatLayer final : public Layer {
 
  private:
   // gt[r, h*D+d] += g[r,h] * a[h,d];  a.grad[h,d] += sum_r g[r,h] * t[r,h*D+d]   (host loop / generic)
-  void add_head_outer(ForwardEnv& env, const Tensor& g, Param& a, const Tensor& t, const Tensor& gt) {
+  void add_head_outer(ForwardEnv& env, const Tensor& g, nn::Parameter& a, const Tensor& t, const Tensor& gt) {
     const int64_t r = t.rows(), hd = static_cast<int64_t>(heads_) * out_;
     // Expand g per column: ge[r, h*D+d] = g[r,h] using scale_rows on a reshaped view.
     Tensor ge = Tensor::empty({r * heads_, out_}, DType::f32, env.ctx);

@@ -39,7 +39,7 @@ class GcnLayer final : public Layer {
     return y;
   }
   Tensor backward(ForwardEnv& env, const Tensor& gy, bool need_input_grad) override {
-    Param &w = params_[0], &b = params_[1];
+    nn::Parameter &w = params_[0], &b = params_[1];
     k::col_sum(env.ctx, gy, b.grad, 1.0f);
     Tensor ghd;
     if (precomputed_) {

@@ -39,7 +39,7 @@ class SageLayer final : public Layer {
     return y;
   }
   Tensor backward(ForwardEnv& env, const Tensor& gy, bool need_input_grad) override {
-    Param &ws = params_[0], &wn = params_[1], &b = params_[2];
+    nn::Parameter &ws = params_[0], &wn = params_[1], &b = params_[2];
     k::col_sum(env.ctx, gy, b.grad, 1.0f);
     Tensor ghd;
     if (transform_first_ || drop_.sx.rows) {

@@ -56,8 +56,8 @@ TEST_CASE("architectures: traits match the layers they make") {
       // A multi-head architecture's hidden layer is heads x hidden wide.
       const int64_t hidden_width = 4 * (a->multi_head() ? 3 : 1);
       bool found = false;
-      for (Param* p : m.params())
-        if (p->layer == 1 && p->value.rank() == 2 && p->decay) {
+      for (nn::Parameter* p : m.layer_params(1))
+        if (p->value.rank() == 2 && p->decay) {
           CHECK(p->value.dim(0) == hidden_width);
           found = true;
         }

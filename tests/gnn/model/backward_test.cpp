@@ -60,7 +60,7 @@ void check_variant(comm::Communicator& c, const Graph& g, const HaloPlan& plan, 
     m.backward(env, r);
   }
   // Directional derivative of every parameter tensor along a random direction.
-  for (Param* p : m.params()) {
+  for (nn::Parameter* p : m.params()) {
     CAPTURE(p->name);
     const int64_t k = p->value.numel();
     std::vector<float> dir(static_cast<size_t>(k)), saved(p->value.data<float>(), p->value.data<float>() + k);
