@@ -8,7 +8,7 @@
 //
 // A backend says how the ranks of this process get their Communicator. One that needs an optional
 // library (MPI, NCCL) keeps its implementation in a folder of that name (compiled only when the
-// library is enabled, cmake/modules.cmake) and is registered in every build: where it is not built,
+// library is enabled, cmake/mlsys_module.cmake) and is registered in every build: where it is not built,
 // `built()` is false and `why_not_built()` names the CMake option, so the choices, --help and
 // docs/CONFIG.md are the same in every build and a user learns how to get the backend.
 #include <functional>
