@@ -127,8 +127,7 @@ std::vector<int32_t> partition_and_report(RunContext& ctx, const Graph& g, bool 
   bool cached = false;
   auto owner = partition_cached(g, o.partitioner, pp, o.partition_cache ? cache_root(o.graph) : "", &cached);
   if (o.parts > 1 && report) {
-    std::vector<HaloPlan> plans;
-    for (int p = 0; p < o.parts; ++p) plans.push_back(build_halo_plan(g, owner, o.parts, p));
+    const std::vector<HaloPlan> plans = build_halo_plans(g, owner, o.parts);
     ctx.write_table("partitions.csv", partition_table(plans));
     Json pj = partition_summary(plans, o.model.hidden);
     pj["partitioner"] = o.partitioner;

@@ -64,4 +64,10 @@ HaloPlan build_halo_plan(const Graph& g, const std::vector<int32_t>& owner, int 
   return p;
 }
 
+std::vector<HaloPlan> build_halo_plans(const Graph& g, const std::vector<int32_t>& owner, int parts) {
+  std::vector<HaloPlan> plans;
+  for (int p = 0; p < parts; ++p) plans.push_back(build_halo_plan(g, owner, parts, p));
+  return plans;
+}
+
 }  // namespace mlsys::gnn

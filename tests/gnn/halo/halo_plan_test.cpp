@@ -11,8 +11,7 @@ TEST_CASE("halo plan: each peer gets exactly the boundary rows it needs") {
   Graph g = generate_sbm(gnntest::small_sbm(400), 4);
   const int parts = 3;
   auto owner = gnntest::parts_of(g, parts, "random");
-  std::vector<HaloPlan> plans;
-  for (int p = 0; p < parts; ++p) plans.push_back(build_halo_plan(g, owner, parts, p));
+  const std::vector<HaloPlan> plans = build_halo_plans(g, owner, parts);
   for (int p = 0; p < parts; ++p)
     for (int q = 0; q < parts; ++q) {
       // What q sends p (in q's local rows) is p's halo block from q, in order.

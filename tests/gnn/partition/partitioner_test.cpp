@@ -56,8 +56,7 @@ TEST_CASE("partition report: one row per partition, halo rows summed") {
   Graph g = generate_sbm(gnntest::small_sbm(400), 4);
   const int parts = 3;
   auto owner = gnntest::parts_of(g, parts, "random");
-  std::vector<HaloPlan> plans;
-  for (int p = 0; p < parts; ++p) plans.push_back(build_halo_plan(g, owner, parts, p));
+  const std::vector<HaloPlan> plans = build_halo_plans(g, owner, parts);
   Table t = partition_table(plans);
   CHECK(t.rows() == 3);
   Json s = partition_summary(plans, 128);
