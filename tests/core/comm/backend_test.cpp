@@ -12,7 +12,7 @@
 
 using namespace mlsys;
 
-TEST_CASE("comm/factory: every backend is a registry entry; those not built name their CMake option") {
+TEST_CASE("comm/factory: every backend is a registry entry, and those not built name their CMake option") {
   // The table is the same in every build (so --help and docs/CONFIG.md are too); built() differs.
   std::vector<std::string> names;
   for (const auto& c : comm::backend_registry().choices()) {

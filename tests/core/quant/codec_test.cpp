@@ -29,7 +29,7 @@ std::unique_ptr<quant::Codec> make(const std::string& name, Impl impl, MetaPreci
 
 }  // namespace
 
-TEST_CASE("quant/traits: codecs are found by what they are; the unbiased ones by width") {
+TEST_CASE("quant/traits: codecs are found by what they are, the unbiased ones by width") {
   // Traits agree with what the codecs do: lossless round-trips exactly, the others do not.
   auto x = test::quant_matrix(5, 33, 2);
   for (const auto& info : quant::codec_table()) {
