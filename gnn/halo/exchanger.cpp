@@ -64,16 +64,35 @@ void Exchanger::wait(comm::QuantizedRequest& r, const char* what) {
 }
 
 void Exchanger::drain() {
-  for (auto& [slot, p] : fwd_pending_) {
-    wait(p.req, "fwd");
-    fwd_ready_[slot] = p.buffer;
+  drain(fwd_);
+  drain(bwd_);
+}
+
+void Exchanger::drain(Stream& s) {
+  for (auto& [slot, p] : s.pending) {
+    wait(p.req, s.what);
+    s.ready[slot] = p.buffer;
   }
-  fwd_pending_.clear();
-  for (auto& [slot, p] : bwd_pending_) {
-    wait(p.req, "bwd");
-    bwd_ready_[slot] = p.buffer;
+  s.pending.clear();
+}
+
+Tensor Exchanger::transfer(Stream& s, int slot, const quant::Codec& c, const float* send, std::span<const size_t> send_rows,
+                           const Tensor& buf, std::span<const size_t> recv_rows, int64_t cols, uint64_t seed) {
+  auto req = start(c, send, send_rows, buf.data<float>(), recv_rows, static_cast<size_t>(cols), seed);
+  if (!stale_) {
+    wait(req, s.what);
+    s.ready[slot] = buf;
+    return buf;
   }
-  bwd_pending_.clear();
+  if (auto it = s.pending.find(slot); it != s.pending.end()) {
+    wait(it->second.req, s.what);
+    s.ready[slot] = it->second.buffer;
+  }
+  s.pending[slot] = Pending{std::move(req), buf};
+  auto ready = s.ready.find(slot);
+  if (ready == s.ready.end() || ready->second.row_numel() != cols)
+    throw Error(std::string("pipelined epoch without ") + s.what + " halo data from a previous epoch (epoch 0 must be synchronous)");
+  return ready->second;
 }
 
 comm::QuantizedRequest Exchanger::start(const quant::Codec& c, const float* send, std::span<const size_t> send_rows,
@@ -104,27 +123,10 @@ Tensor Exchanger::forward(int slot, const Tensor& p_own) {
   ext.rows(0, own).copy_from(p_own);
   const uint64_t seed = hash_key(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2);
   Tensor send = pack_send(p_own);
-  if (stale_) {
-    // Post this epoch's rows first (they arrive during the rest of the epoch and are used by the
-    // next one), then take the previous epoch's, which have had a whole epoch to arrive.
-    Tensor buf = Tensor::empty({std::max<int64_t>(1, halo), f}, DType::f32, cpu_context());
-    auto req = start(codec(fwd_bits_), send.data<float>(), send_rows_, buf.data<float>(), recv_rows_, static_cast<size_t>(f), seed);
-    if (auto it = fwd_pending_.find(slot); it != fwd_pending_.end()) {
-      wait(it->second.req, "fwd");
-      fwd_ready_[slot] = it->second.buffer;
-    }
-    fwd_pending_[slot] = Pending{std::move(req), buf};
-    auto ready = fwd_ready_.find(slot);
-    if (ready == fwd_ready_.end() || ready->second.row_numel() != f)
-      throw Error("pipelined epoch without halo data from a previous epoch (epoch 0 must be synchronous)");
-    if (halo) ext.rows(own, own + halo).copy_from(ready->second.rows(0, halo));
-    return ext;
-  }
+  // Stale: this epoch's rows arrive during the rest of the epoch and are used by the next one.
   Tensor buf = Tensor::empty({std::max<int64_t>(1, halo), f}, DType::f32, cpu_context());
-  auto req = start(codec(fwd_bits_), send.data<float>(), send_rows_, buf.data<float>(), recv_rows_, static_cast<size_t>(f), seed);
-  wait(req, "fwd");
-  fwd_ready_[slot] = buf;
-  if (halo) ext.rows(own, own + halo).copy_from(buf.rows(0, halo));
+  Tensor use = transfer(fwd_, slot, codec(fwd_bits_), send.data<float>(), send_rows_, buf, recv_rows_, f, seed);
+  if (halo) ext.rows(own, own + halo).copy_from(use.rows(0, halo));
   return ext;
 }
 
@@ -150,24 +152,7 @@ Tensor Exchanger::backward(int slot, const Tensor& grad_ext) {
   if (!send.device().is_cpu()) send = send.to(cpu_context());
   const int64_t nrecv = send_index_.numel();
   Tensor buf = Tensor::empty({std::max<int64_t>(1, nrecv), f}, DType::f32, cpu_context());
-  Tensor use;
-  if (stale_) {
-    auto req = start(codec(bwd_bits_), send.data<float>(), recv_rows_, buf.data<float>(), send_rows_, static_cast<size_t>(f), seed);
-    if (auto it = bwd_pending_.find(slot); it != bwd_pending_.end()) {
-      wait(it->second.req, "bwd");
-      bwd_ready_[slot] = it->second.buffer;
-    }
-    bwd_pending_[slot] = Pending{std::move(req), buf};
-    auto ready = bwd_ready_.find(slot);
-    if (ready == bwd_ready_.end() || ready->second.row_numel() != f)
-      throw Error("pipelined epoch without halo gradients from a previous epoch (epoch 0 must be synchronous)");
-    use = ready->second;
-  } else {
-    auto req = start(codec(bwd_bits_), send.data<float>(), recv_rows_, buf.data<float>(), send_rows_, static_cast<size_t>(f), seed);
-    wait(req, "bwd");
-    bwd_ready_[slot] = buf;
-    use = buf;
-  }
+  Tensor use = transfer(bwd_, slot, codec(bwd_bits_), send.data<float>(), recv_rows_, buf, send_rows_, f, seed);
   if (nrecv) {
     Tensor add = use.rows(0, nrecv);
     if (!ctx_.device().is_cpu()) add = add.to(ctx_);
