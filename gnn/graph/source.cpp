@@ -6,7 +6,7 @@
 #include "core/log/log.hpp"
 #include "gnn/graph/generators.hpp"
 #include "gnn/graph/loaders.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
@@ -44,7 +44,7 @@ Graph load_file(const GraphOptions& o, uint64_t) {
   if (!fs::exists(p)) throw InputError("graph path not found: " + p.string());
   if (fs::is_regular_file(p) || !o.binary_cache) return load_graph_path(p, o.ogb_scheme);
   fs::path probe = fs::exists(p / "raw") ? p / "raw" : p / "meta.txt";
-  uint64_t key = hash_key(std::hash<std::string>{}(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme),
+  uint64_t key = derive_seed(std::hash<std::string>{}(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme),
                           static_cast<uint64_t>(fs::last_write_time(probe).time_since_epoch().count()));
   fs::path name = p.filename().empty() ? p.parent_path().filename() : p.filename();
   fs::path bin = fs::path(cache_root(o)) / "graphs" / (name.string() + "-" + std::to_string(key % 1000000007ULL) + ".mlsg");

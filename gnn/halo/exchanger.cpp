@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "core/kernels/kernels.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
@@ -121,7 +121,7 @@ Tensor Exchanger::forward(int slot, const Tensor& p_own) {
   const int64_t own = plan_.num_owned(), halo = plan_.num_halo(), f = p_own.row_numel();
   Tensor ext = Tensor::empty({plan_.num_local(), f}, DType::f32, ctx_);
   ext.rows(0, own).copy_from(p_own);
-  const uint64_t seed = hash_key(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2);
+  const uint64_t seed = derive_seed(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2);
   Tensor send = pack_send(p_own);
   // Stale: this epoch's rows arrive during the rest of the epoch and are used by the next one.
   Tensor buf = Tensor::empty({std::max<int64_t>(1, halo), f}, DType::f32, cpu_context());
@@ -147,7 +147,7 @@ Tensor Exchanger::backward(int slot, const Tensor& grad_ext) {
   if (plan_.parts == 1) return grad_ext;
   const int64_t own = plan_.num_owned(), halo = plan_.num_halo(), f = grad_ext.row_numel();
   Tensor out = grad_ext.rows(0, own).clone();
-  const uint64_t seed = hash_key(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2 + 1);
+  const uint64_t seed = derive_seed(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2 + 1);
   Tensor send = halo ? grad_ext.rows(own, own + halo) : Tensor::zeros({1, f}, DType::f32, ctx_);
   if (!send.device().is_cpu()) send = send.to(cpu_context());
   const int64_t nrecv = send_index_.numel();

@@ -4,7 +4,7 @@
 
 #include "core/kernels/kernels.hpp"
 #include "core/quant/rng.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
@@ -18,7 +18,7 @@ namespace {
 // is skipped for sparse rows.
 inline uint32_t drop_threshold(float p) { return static_cast<uint32_t>(static_cast<double>(p) * 16777216.0); }
 inline uint32_t drop_row_key(uint64_t seed, int32_t gid) {
-  return static_cast<uint32_t>(hash_key(seed, static_cast<uint64_t>(gid)) >> 32);
+  return static_cast<uint32_t>(derive_seed(seed, static_cast<uint64_t>(gid)) >> 32);
 }
 inline bool drop_keep(uint32_t key, int64_t c, uint32_t threshold) {
   return (quant::rng_bits(key, static_cast<uint32_t>(c)) >> 8) >= threshold;
@@ -56,7 +56,7 @@ int64_t block_rows(int64_t f) { return std::clamp<int64_t>((int64_t{1} << 21) / 
 void DropIn::begin(ForwardEnv& env, const Tensor& h, float prob, int slot) {
   *this = DropIn();
   p = prob;
-  seed = hash_key(env.dropout_seed, static_cast<uint64_t>(slot));
+  seed = derive_seed(env.dropout_seed, static_cast<uint64_t>(slot));
   gids = env.lg.global_ids.data();
   if (!h.defined() && env.sparse_x) {
     sx = *env.sparse_x;
@@ -71,7 +71,7 @@ void DropIn::begin(ForwardEnv& env, const Tensor& h, float prob, int slot) {
 #pragma omp parallel for schedule(static)
       for (int64_t r = 0; r < sx.rows; ++r)
         for (int64_t e = rp[r]; e < rp[r + 1]; ++e) {
-          const uint64_t key = hash_key(seed, static_cast<uint64_t>(env.lg.global_ids[r]), static_cast<uint64_t>(col[e]));
+          const uint64_t key = derive_seed(seed, static_cast<uint64_t>(env.lg.global_ids[r]), static_cast<uint64_t>(col[e]));
           out[e] = static_cast<double>(key >> 11) * 0x1.0p-53 >= p ? v[e] * scale : 0.0f;
         }
       sx.values = vals;

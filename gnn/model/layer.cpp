@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/kernels/kernels.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 

@@ -2,7 +2,7 @@
 
 #include "core/kernels/kernels.hpp"
 #include "core/util/error.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
@@ -22,7 +22,7 @@ Model::Model(DeviceContext& ctx, const ModelOptions& cfg, int in_dim, int out_di
     spec.heads = multi_head && !last ? cfg.heads : 1;
     spec.out = last ? out_dim : cfg.hidden;
     spec.precomputed = l == 0 && precomputes_first(cfg);
-    spec.seed = hash_key(seed, 0x1a7e5u, static_cast<uint64_t>(l));
+    spec.seed = derive_seed(seed, 0x1a7e5u, static_cast<uint64_t>(l));
     layers_.push_back(arch_->make_layer(ctx, spec));
     spec.in = spec.out * spec.heads;
   }

@@ -15,7 +15,7 @@
 #include "core/quant/codec.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/system.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 #include "gnn/halo/exchanger.hpp"
 #include "gnn/halo/halo_plan.hpp"
 #include "gnn/model/architecture.hpp"
@@ -198,7 +198,7 @@ class Worker {
     const double t_start = now_s();
     ex_->begin_epoch(epoch, ep.stale, ep.fwd_bits, ep.bwd_bits, &st);
     model_->zero_grad(ctx);
-    ForwardEnv env{ctx, *ex_, lg_, true, false, hash_key(s_.seed, 0xd20u, static_cast<uint64_t>(epoch)), sparse_x()};
+    ForwardEnv env{ctx, *ex_, lg_, true, false, derive_seed(s_.seed, 0xd20u, static_cast<uint64_t>(epoch)), sparse_x()};
     double t = now_s();
     Tensor logits = model_->forward(env, in_.x);
     span("forward", t);

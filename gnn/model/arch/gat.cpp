@@ -1,6 +1,6 @@
 // GAT (Velickovic et al., "Graph Attention Networks", ICLR 2018).
 #include "core/kernels/kernels.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 #include "gnn/model/architecture.hpp"
 #include "gnn/model/dropout.hpp"
 
@@ -18,8 +18,8 @@ class GatLayer final : public Layer {
     const std::string n = "gat" + std::to_string(s.slot);
     const int width = s.out * s.heads;
     params_.push_back(make_param(ctx, n + ".w", s.in, width, glorot(s.in, width), s.seed, true));
-    params_.push_back(make_param(ctx, n + ".a_l", s.heads, s.out, glorot(s.out, 1), hash_key(s.seed, 1), false));
-    params_.push_back(make_param(ctx, n + ".a_r", s.heads, s.out, glorot(s.out, 1), hash_key(s.seed, 2), false));
+    params_.push_back(make_param(ctx, n + ".a_l", s.heads, s.out, glorot(s.out, 1), derive_seed(s.seed, 1), false));
+    params_.push_back(make_param(ctx, n + ".a_r", s.heads, s.out, glorot(s.out, 1), derive_seed(s.seed, 2), false));
     params_.push_back(make_param(ctx, n + ".b", 1, width, 0, s.seed, false));
   }
   // s[r, h] = sum_d T[r, h*D + d] * a[h, d]

@@ -1,6 +1,5 @@
 // GCN (Kipf & Welling, "Semi-Supervised Classification with Graph Convolutional Networks", ICLR 2017).
 #include "core/kernels/kernels.hpp"
-#include "gnn/graph/random.hpp"
 #include "gnn/model/architecture.hpp"
 #include "gnn/model/dropout.hpp"
 

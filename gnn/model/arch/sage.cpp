@@ -1,7 +1,7 @@
 // GraphSAGE, mean aggregator (Hamilton, Ying & Leskovec, "Inductive Representation Learning on Large
 // Graphs", NeurIPS 2017), full-graph.
 #include "core/kernels/kernels.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 #include "gnn/model/architecture.hpp"
 #include "gnn/model/dropout.hpp"
 
@@ -17,7 +17,7 @@ class SageLayer final : public Layer {
       : slot_(s.slot), in_(s.in), out_(s.out), p_(s.dropout), transform_first_(s.out <= s.in && !s.aggregate_first) {
     const std::string n = "sage" + std::to_string(s.slot);
     params_.push_back(make_param(ctx, n + ".w_self", s.in, s.out, glorot(s.in, s.out), s.seed, true));
-    params_.push_back(make_param(ctx, n + ".w_neigh", s.in, s.out, glorot(s.in, s.out), hash_key(s.seed, 7), true));
+    params_.push_back(make_param(ctx, n + ".w_neigh", s.in, s.out, glorot(s.in, s.out), derive_seed(s.seed, 7), true));
     params_.push_back(make_param(ctx, n + ".b", 1, s.out, 0, s.seed, false));
   }
   Tensor forward(ForwardEnv& env, const Tensor& h) override {
