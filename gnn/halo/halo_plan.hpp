@@ -32,5 +32,7 @@ struct HaloPlan {
 // The plan of partition `rank` (needs only the global graph and the assignment, so every MPI
 // rank can build its own).
 HaloPlan build_halo_plan(const Graph& g, const std::vector<int32_t>& owner, int parts, int rank);
+// Every partition's plan (the partition report, tests).
+std::vector<HaloPlan> build_halo_plans(const Graph& g, const std::vector<int32_t>& owner, int parts);
 
 }  // namespace mlsys::gnn

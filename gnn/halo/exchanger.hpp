@@ -13,17 +13,23 @@
 #include "core/runtime/trace_writer.hpp"
 #include "core/tensor/device_context.hpp"
 #include "core/tensor/tensor.hpp"
-#include "gnn/dist/halo_plan.hpp"
-#include "gnn/train/epoch_stats.hpp"
+#include "gnn/halo/halo_plan.hpp"
 
 namespace mlsys::gnn {
+
+// What the exchanges of one epoch cost this worker (the trainer's EpochStats extends it).
+struct HaloCounters {
+  double quant_s = 0;  // encoding halo blocks (starting an exchange), receiving and decoding arrived ones
+  double wait_s = 0;   // measured: blocked on halo data / gradients that had not arrived yet
+  uint64_t raw_bytes = 0, wire_bytes = 0;  // halo traffic sent by this worker
+};
 
 class Exchanger {
  public:
   Exchanger(comm::Communicator& comm, DeviceContext& ctx, const HaloPlan& plan, uint64_t seed);
 
   // Set before each epoch. stale = use the previous epoch's halo data (pipelining).
-  void begin_epoch(int epoch, bool stale, int fwd_bits, int bwd_bits, EpochStats* stats);
+  void begin_epoch(int epoch, bool stale, int fwd_bits, int bwd_bits, HaloCounters* stats);
   // Drains outstanding transfers (end of training, before a synchronous epoch, checkpoints).
   void drain();
 
@@ -45,6 +51,19 @@ class Exchanger {
     comm::QuantizedRequest req;
     Tensor buffer;
   };
+  // One direction's stale state per slot: the transfer posted this epoch, and the data that
+  // arrived for the next one.
+  struct Stream {
+    const char* what;  // "fwd" | "bwd"
+    std::map<int, Pending> pending;
+    std::map<int, Tensor> ready;
+  };
+  // Layer `slot`'s transfer of this epoch into `buf` (host). Synchronous: waits and returns buf.
+  // Stale: posts it, waits for the previous epoch's (which has had a whole epoch to arrive) and
+  // returns that.
+  Tensor transfer(Stream& s, int slot, const quant::Codec& codec, const float* send, std::span<const size_t> send_rows,
+                  const Tensor& buf, std::span<const size_t> recv_rows, int64_t cols, uint64_t seed);
+  void drain(Stream& s);
   Tensor pack_send(const Tensor& p_own);
   comm::QuantizedRequest start(const quant::Codec& codec, const float* send, std::span<const size_t> send_rows,
                                float* recv, std::span<const size_t> recv_rows, size_t cols, uint64_t seed);
@@ -59,12 +78,10 @@ class Exchanger {
   std::vector<size_t> send_rows_, recv_rows_;
   Tensor send_index_;  // concatenated plan.send_rows (i32), peer order
   std::map<int, std::unique_ptr<quant::Codec>> codecs_;
-  // Stale state per slot: the halo rows / gradients that arrived for the next epoch.
-  std::map<int, Pending> fwd_pending_, bwd_pending_;
-  std::map<int, Tensor> fwd_ready_, bwd_ready_;
+  Stream fwd_{"fwd", {}, {}}, bwd_{"bwd", {}, {}};  // halo rows forward, their gradients backward
   int epoch_ = 0, fwd_bits_ = 32, bwd_bits_ = 32;
   bool stale_ = false;
-  EpochStats* stats_ = nullptr;
+  HaloCounters* stats_ = nullptr;
   TraceWriter* trace_ = nullptr;
   double trace_t0_ = 0;
 };

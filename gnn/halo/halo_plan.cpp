@@ -1,4 +1,4 @@
-#include "gnn/dist/halo_plan.hpp"
+#include "gnn/halo/halo_plan.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -62,6 +62,12 @@ HaloPlan build_halo_plan(const Graph& g, const std::vector<int32_t>& owner, int 
   for (size_t i = 0; i < p.owned.size(); ++i) p.degree[i] = static_cast<int32_t>(g.degree(p.owned[i]));
   for (size_t i = 0; i < p.halo.size(); ++i) p.degree[p.owned.size() + i] = static_cast<int32_t>(g.degree(p.halo[i]));
   return p;
+}
+
+std::vector<HaloPlan> build_halo_plans(const Graph& g, const std::vector<int32_t>& owner, int parts) {
+  std::vector<HaloPlan> plans;
+  for (int p = 0; p < parts; ++p) plans.push_back(build_halo_plan(g, owner, parts, p));
+  return plans;
 }
 
 }  // namespace mlsys::gnn

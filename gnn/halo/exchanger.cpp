@@ -1,10 +1,10 @@
-#include "gnn/train/exchanger.hpp"
+#include "gnn/halo/exchanger.hpp"
 
 #include <algorithm>
 #include <chrono>
 
 #include "core/kernels/kernels.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
@@ -30,11 +30,11 @@ double Exchanger::now_us() const { return now_s() * 1e6 - trace_t0_; }
 
 const quant::Codec& Exchanger::codec(int bits) {
   auto& c = codecs_[bits];
-  if (!c) c = quant::codec_for_bits(bits);
+  if (!c) c = quant::unbiased_codec(bits);
   return *c;
 }
 
-void Exchanger::begin_epoch(int epoch, bool stale, int fwd_bits, int bwd_bits, EpochStats* stats) {
+void Exchanger::begin_epoch(int epoch, bool stale, int fwd_bits, int bwd_bits, HaloCounters* stats) {
   if (!stale) drain();
   epoch_ = epoch;
   stale_ = stale;
@@ -64,16 +64,35 @@ void Exchanger::wait(comm::QuantizedRequest& r, const char* what) {
 }
 
 void Exchanger::drain() {
-  for (auto& [slot, p] : fwd_pending_) {
-    wait(p.req, "fwd");
-    fwd_ready_[slot] = p.buffer;
+  drain(fwd_);
+  drain(bwd_);
+}
+
+void Exchanger::drain(Stream& s) {
+  for (auto& [slot, p] : s.pending) {
+    wait(p.req, s.what);
+    s.ready[slot] = p.buffer;
   }
-  fwd_pending_.clear();
-  for (auto& [slot, p] : bwd_pending_) {
-    wait(p.req, "bwd");
-    bwd_ready_[slot] = p.buffer;
+  s.pending.clear();
+}
+
+Tensor Exchanger::transfer(Stream& s, int slot, const quant::Codec& c, const float* send, std::span<const size_t> send_rows,
+                           const Tensor& buf, std::span<const size_t> recv_rows, int64_t cols, uint64_t seed) {
+  auto req = start(c, send, send_rows, buf.data<float>(), recv_rows, static_cast<size_t>(cols), seed);
+  if (!stale_) {
+    wait(req, s.what);
+    s.ready[slot] = buf;
+    return buf;
   }
-  bwd_pending_.clear();
+  if (auto it = s.pending.find(slot); it != s.pending.end()) {
+    wait(it->second.req, s.what);
+    s.ready[slot] = it->second.buffer;
+  }
+  s.pending[slot] = Pending{std::move(req), buf};
+  auto ready = s.ready.find(slot);
+  if (ready == s.ready.end() || ready->second.row_numel() != cols)
+    throw Error(std::string("pipelined epoch without ") + s.what + " halo data from a previous epoch (epoch 0 must be synchronous)");
+  return ready->second;
 }
 
 comm::QuantizedRequest Exchanger::start(const quant::Codec& c, const float* send, std::span<const size_t> send_rows,
@@ -102,29 +121,12 @@ Tensor Exchanger::forward(int slot, const Tensor& p_own) {
   const int64_t own = plan_.num_owned(), halo = plan_.num_halo(), f = p_own.row_numel();
   Tensor ext = Tensor::empty({plan_.num_local(), f}, DType::f32, ctx_);
   ext.rows(0, own).copy_from(p_own);
-  const uint64_t seed = hash_key(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2);
+  const uint64_t seed = derive_seed(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2);
   Tensor send = pack_send(p_own);
-  if (stale_) {
-    // Post this epoch's rows first (they arrive during the rest of the epoch and are used by the
-    // next one), then take the previous epoch's, which have had a whole epoch to arrive.
-    Tensor buf = Tensor::empty({std::max<int64_t>(1, halo), f}, DType::f32, cpu_context());
-    auto req = start(codec(fwd_bits_), send.data<float>(), send_rows_, buf.data<float>(), recv_rows_, static_cast<size_t>(f), seed);
-    if (auto it = fwd_pending_.find(slot); it != fwd_pending_.end()) {
-      wait(it->second.req, "fwd");
-      fwd_ready_[slot] = it->second.buffer;
-    }
-    fwd_pending_[slot] = Pending{std::move(req), buf};
-    auto ready = fwd_ready_.find(slot);
-    if (ready == fwd_ready_.end() || ready->second.row_numel() != f)
-      throw Error("pipelined epoch without halo data from a previous epoch (epoch 0 must be synchronous)");
-    if (halo) ext.rows(own, own + halo).copy_from(ready->second.rows(0, halo));
-    return ext;
-  }
+  // Stale: this epoch's rows arrive during the rest of the epoch and are used by the next one.
   Tensor buf = Tensor::empty({std::max<int64_t>(1, halo), f}, DType::f32, cpu_context());
-  auto req = start(codec(fwd_bits_), send.data<float>(), send_rows_, buf.data<float>(), recv_rows_, static_cast<size_t>(f), seed);
-  wait(req, "fwd");
-  fwd_ready_[slot] = buf;
-  if (halo) ext.rows(own, own + halo).copy_from(buf.rows(0, halo));
+  Tensor use = transfer(fwd_, slot, codec(fwd_bits_), send.data<float>(), send_rows_, buf, recv_rows_, f, seed);
+  if (halo) ext.rows(own, own + halo).copy_from(use.rows(0, halo));
   return ext;
 }
 
@@ -145,29 +147,12 @@ Tensor Exchanger::backward(int slot, const Tensor& grad_ext) {
   if (plan_.parts == 1) return grad_ext;
   const int64_t own = plan_.num_owned(), halo = plan_.num_halo(), f = grad_ext.row_numel();
   Tensor out = grad_ext.rows(0, own).clone();
-  const uint64_t seed = hash_key(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2 + 1);
+  const uint64_t seed = derive_seed(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2 + 1);
   Tensor send = halo ? grad_ext.rows(own, own + halo) : Tensor::zeros({1, f}, DType::f32, ctx_);
   if (!send.device().is_cpu()) send = send.to(cpu_context());
   const int64_t nrecv = send_index_.numel();
   Tensor buf = Tensor::empty({std::max<int64_t>(1, nrecv), f}, DType::f32, cpu_context());
-  Tensor use;
-  if (stale_) {
-    auto req = start(codec(bwd_bits_), send.data<float>(), recv_rows_, buf.data<float>(), send_rows_, static_cast<size_t>(f), seed);
-    if (auto it = bwd_pending_.find(slot); it != bwd_pending_.end()) {
-      wait(it->second.req, "bwd");
-      bwd_ready_[slot] = it->second.buffer;
-    }
-    bwd_pending_[slot] = Pending{std::move(req), buf};
-    auto ready = bwd_ready_.find(slot);
-    if (ready == bwd_ready_.end() || ready->second.row_numel() != f)
-      throw Error("pipelined epoch without halo gradients from a previous epoch (epoch 0 must be synchronous)");
-    use = ready->second;
-  } else {
-    auto req = start(codec(bwd_bits_), send.data<float>(), recv_rows_, buf.data<float>(), send_rows_, static_cast<size_t>(f), seed);
-    wait(req, "bwd");
-    bwd_ready_[slot] = buf;
-    use = buf;
-  }
+  Tensor use = transfer(bwd_, slot, codec(bwd_bits_), send.data<float>(), recv_rows_, buf, send_rows_, f, seed);
   if (nrecv) {
     Tensor add = use.rows(0, nrecv);
     if (!ctx_.device().is_cpu()) add = add.to(ctx_);
