@@ -70,8 +70,12 @@ Json memory_report() {
   Json out = Json::object();
   out["peak_host_rss_bytes"] = peak_rss_bytes();
   std::lock_guard<std::mutex> lk(g_mem_mu);
+  // By name: ranks register their pools in whatever order their threads start, and summary.json
+  // must not depend on that.
+  std::map<std::string, Json> by_name;
+  for (auto& [id, r] : g_reporters) by_name[r.first] = r.second();
   Json pools = Json::object();
-  for (auto& [id, r] : g_reporters) pools[r.first] = r.second();
+  for (auto& [name, report] : by_name) pools[name] = std::move(report);
   out["pools"] = pools;
   return out;
 }
