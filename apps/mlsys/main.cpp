@@ -13,9 +13,14 @@
 #include "core/runtime/build_info.hpp"
 #include "core/runtime/command.hpp"
 #include "core/runtime/run_context.hpp"
+#include "core/runtime/run_record.hpp"
 #include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
+
+namespace mlsys::app {
+extern const char* const kGitSha;  // generated at build time (cmake/git_sha.cmake)
+}
 
 namespace {
 
@@ -97,15 +102,15 @@ int run(int argc, char** argv) {
     return 0;
   }
   RunContext ctx(cmd.name, resolve_for(cmd, inv));
-  run_command(cmd, ctx);
-  ctx.finish();
-  return 0;
+  return execute_command(cmd, ctx);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   mlsys::reexec_with_passive_openmp_wait(argv);
+  mlsys::set_git_sha(mlsys::app::kGitSha);
+  mlsys::set_command_line(argc, argv);
   try {
     return run(argc, argv);
   } catch (const mlsys::UsageError& e) {

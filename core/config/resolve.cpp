@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/config/expand.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/strings.hpp"
@@ -40,6 +41,24 @@ void Resolver::unknown_key(const std::string& path, const YAML::Node& key_node, 
   throw ConfigError(msg);
 }
 
+// ${VAR} references are expanded and path-typed values made absolute against `base` (the config
+// file's folder, or the working folder for --set) before the field converts the value.
+static void prepare_value(const FieldBase& f, YAML::Node value, const std::string& file, const std::string& path,
+                          const std::string& base) {
+  expand_env_in(value, file, path);
+  if (!f.is_path()) return;
+  if (value.IsScalar()) {
+    value = f.resolve_path(value.Scalar(), base);
+  } else if (value.IsSequence()) {
+    for (size_t i = 0; i < value.size(); ++i)
+      if (value[i].IsScalar()) value[i] = f.resolve_path(value[i].Scalar(), base);
+  }
+}
+
+static std::string folder_of(const std::string& file) {
+  return fs::absolute(fs::path(file)).parent_path().lexically_normal().string();
+}
+
 void Resolver::set_path(const std::string& path, const YAML::Node& value, const std::string& file,
                         const YAML::Node& key_node) {
   auto dot = path.find('.');
@@ -48,6 +67,7 @@ void Resolver::set_path(const std::string& path, const YAML::Node& value, const 
   for (const auto* s : cfg_.sections_) {
     if (s->name() != section) continue;
     if (const FieldBase* f = s->find(key)) {
+      prepare_value(*f, value, file, path, folder_of(file));
       f->assign(cfg_.objects_.at(section).get(), value, file, path);
       cfg_.origins_[path] = detail::location(value, file);
       return;
@@ -94,7 +114,7 @@ void Resolver::apply_node(const YAML::Node& root, const std::string& file, std::
     else throw ConfigError(detail::location(inc, file) + ": include must be a file name or a list of them");
     for (const auto& i : items) {
       if (!i.IsScalar()) throw ConfigError(detail::location(i, file) + ": include entries must be file names");
-      fs::path p = fs::path(file).parent_path() / i.Scalar();
+      fs::path p = fs::path(file).parent_path() / expand_env(i.Scalar(), detail::location(i, file) + ": include");
       std::string ps = p.lexically_normal().string();
       if (std::find(stack.begin(), stack.end(), ps) != stack.end())
         throw ConfigError(detail::location(i, file) + ": include cycle through " + ps);
@@ -160,6 +180,7 @@ void Resolver::apply_set(const std::string& assignment) {
     if (s->name() != path.substr(0, dot)) continue;
     const FieldBase* f = s->find(path.substr(dot + 1));
     try {
+      prepare_value(*f, v, where, path, fs::current_path().string());
       f->assign(cfg_.objects_.at(s->name()).get(), v, where, path);
     } catch (const ConfigError& e) {
       // Replace the meaningless line:col of the one-line document.
@@ -207,11 +228,24 @@ YAML::Node ResolvedConfig::to_yaml() const {
   return root;
 }
 
-std::string ResolvedConfig::to_yaml_string() const {
+// Resolved text holds no ${...} any more; a literal "${" in a value is written as "$${" so the
+// printed config reads back to the same values.
+static void escape_references(YAML::Node node) {
+  if (node.IsScalar()) {
+    if (node.Scalar().find("${") != std::string::npos) node = escape_env(node.Scalar());
+  } else if (node.IsSequence() || node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) escape_references(node.IsMap() ? it->second : *it);
+  }
+}
+
+std::string ResolvedConfig::to_yaml_string() const { return yaml_text(to_yaml()); }
+
+std::string yaml_text(YAML::Node root) {
+  escape_references(root);
   YAML::Emitter out;
   out.SetFloatPrecision(17);
   out.SetDoublePrecision(17);
-  out << to_yaml();
+  out << root;
   return std::string(out.c_str()) + "\n";
 }
 

@@ -59,6 +59,9 @@ class Resolver {
   std::vector<std::string> include_stack_;
 };
 
+// YAML text of a config tree (a to_yaml() result, possibly edited), as to_yaml_string writes it.
+std::string yaml_text(YAML::Node root);
+
 // Convenience: resolve files then sets.
 ResolvedConfig resolve(const std::vector<const SectionBase*>& sections, const std::vector<std::string>& files,
                        const std::vector<std::string>& sets);

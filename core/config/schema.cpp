@@ -1,6 +1,7 @@
 #include "core/config/schema.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "core/util/error.hpp"
@@ -89,8 +90,8 @@ std::string FieldBase::type_name() const {
     case Kind::Bool: return "bool";
     case Kind::Int: return "int";
     case Kind::Float: return "float";
-    case Kind::String: return "string";
-    case Kind::StringList: return "list<string>";
+    case Kind::String: return is_path_ ? "path" : "string";
+    case Kind::StringList: return is_path_ ? "list<path>" : "list<string>";
     case Kind::IntList: return "list<int>";
     case Kind::FloatList: return "list<float>";
     case Kind::Yaml: return "yaml";
@@ -114,6 +115,17 @@ NestedField::NestedField(std::string key, const FieldBase& inner, Reach reach)
   choices_ = inner.choices_;
   choices_fn_ = inner.choices_fn_;
   described_fn_ = inner.described_fn_;
+  is_path_ = inner.is_path_;
+  path_words_ = inner.path_words_;
+}
+
+std::string FieldBase::resolve_path(const std::string& value, const std::string& base) const {
+  if (!is_path_ || value.empty()) return value;
+  for (const auto& w : path_words_)
+    if (w == value) return value;
+  std::filesystem::path p(value);
+  if (p.is_absolute()) return p.lexically_normal().string();
+  return (std::filesystem::path(base) / p).lexically_normal().string();
 }
 
 std::string FieldBase::allowed() const {

@@ -63,4 +63,12 @@ void write(Level l, std::string_view msg) {
   }
 }
 
+void write_file_only(Level l, std::string_view msg) {
+  double t = elapsed_seconds();
+  std::lock_guard<std::mutex> lk(g_mu);
+  if (!g_file) return;
+  std::fprintf(g_file, "[%8.3fs %-5s] %.*s\n", t, tag(l), static_cast<int>(msg.size()), msg.data());
+  std::fflush(g_file);
+}
+
 }  // namespace mlsys::log

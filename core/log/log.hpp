@@ -17,6 +17,8 @@ Level parse_level(std::string_view name);  // debug|info|warn|error|quiet
 void set_file(const std::string& path);
 double elapsed_seconds();
 void write(Level l, std::string_view msg);
+// Only into the log file (e.g. the error the app also prints on stderr, so run.log keeps it).
+void write_file_only(Level l, std::string_view msg);
 // True when stderr is a terminal (progress bars redraw in place only then).
 bool stderr_is_tty();
 

@@ -33,4 +33,15 @@ void run_command(const CommandSpec& cmd, RunContext& ctx) {
   throw ConfigError("unknown " + cmd.mode_key + " '" + mode + "'; modes: " + join(cmd.mode_names(), ", "));
 }
 
+int execute_command(const CommandSpec& cmd, RunContext& ctx) {
+  try {
+    run_command(cmd, ctx);
+  } catch (const std::exception& e) {
+    ctx.fail(e.what());
+    throw;
+  }
+  ctx.finish();
+  return 0;
+}
+
 }  // namespace mlsys

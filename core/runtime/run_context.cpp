@@ -1,6 +1,7 @@
 #include "core/runtime/run_context.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -25,8 +26,22 @@ static std::string timestamp() {
   return buf;
 }
 
-static bool holds_run(const fs::path& dir) {
-  return fs::exists(dir / "config.yaml") || fs::exists(dir / "summary.json");
+static bool holds_run(const fs::path& dir) { return fs::exists(dir / "summary.json"); }
+
+// The path of this executable, so the printed re-run line works whatever PATH holds.
+static std::string self_executable() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("mlsys") : p.string();
+}
+
+static std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+                        std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
@@ -50,15 +65,31 @@ RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
                        " already holds a run; choose another --out or pass --set run.overwrite=true");
   }
   ensure_dir(out_dir_);
-  write_text("config.yaml", "# resolved config of `mlsys " + command_ + "`; re-run with: mlsys " + command_ + " " +
-                                (out_dir_ / "config.yaml").string() + "\n" + cfg_.to_yaml_string());
+  write_text("config.yaml", config_header());
   if (primary_) log::set_file((out_dir_ / "run.log").string());
   threads_ = set_thread_count(ro.threads);
   install_interrupt_handler();
   log::info("mlsys {}: output in {} ({} threads, seed {})", command_, out_dir_.string(), threads_, ro.seed);
 }
 
-RunContext::~RunContext() { log::set_file(""); }
+// config.yaml: every resolved value, except that run.out_dir and run.overwrite are reset to their
+// defaults, so the re-run line printed at the top goes to a fresh folder and can never replace
+// this run (the folder and flag this run used are in the comment and in summary.json).
+std::string RunContext::config_header() const {
+  YAML::Node root = cfg_.to_yaml();
+  const RunOptions defaults;
+  for (const char* key : {"out_dir", "overwrite"}) root["run"][key] = run_section().find(key)->to_yaml(&defaults);
+  fs::path abs = fs::absolute(out_dir_).lexically_normal();
+  return "# mlsys " + command_ + ": the resolved config of the run in " + abs.string() +
+         " (run.out_dir and run.overwrite reset: a re-run goes to a new folder)\n" + "# re-run with: " +
+         shell_quote(self_executable()) + " " + command_ + " " + shell_quote((abs / "config.yaml").string()) + "\n" +
+         config::yaml_text(root);
+}
+
+RunContext::~RunContext() {
+  if (!finished_) fail("the run ended without finishing (an unexpected error escaped the command)");
+  log::set_file("");
+}
 
 bool RunContext::progress_enabled() const {
   const auto& p = run().progress;
@@ -80,6 +111,11 @@ void RunContext::write_table(const std::string& relative, const Table& t) const 
   write_file_atomic(path(relative), t.to_csv());
 }
 
+void RunContext::record_input(const std::string& key, const fs::path& path) { record_.record_input(key, path); }
+void RunContext::record_builtin_input(const std::string& key, const std::string& what) {
+  record_.record_builtin(key, what);
+}
+
 void RunContext::say(const std::string& line) { lines_.push_back(line); }
 
 void RunContext::finish() {
@@ -90,6 +126,7 @@ void RunContext::finish() {
   res["wall_seconds"] = log::elapsed_seconds() - start_s_;
   res["threads"] = threads_;
   summary_["resources"] = res;
+  summary_["run"] = record_.to_json(command_, "complete", seed(), threads_, out_dir_);
   write_json("summary.json", summary_);
   std::printf("== mlsys %s ==\n", command_.c_str());
   for (const auto& l : lines_) std::printf("  %s\n", l.c_str());
@@ -97,6 +134,14 @@ void RunContext::finish() {
               res["wall_seconds"].as_number());
   std::printf("  results: %s\n", out_dir_.string().c_str());
   std::fflush(stdout);
+}
+
+void RunContext::fail(const std::string& message) {
+  if (finished_) return;
+  finished_ = true;
+  if (!primary_) return;
+  log::write_file_only(log::Level::Error, "mlsys: error: " + message);
+  log::write_file_only(log::Level::Error, "run failed; this folder holds no results and a re-run may reuse it");
 }
 
 bool RunContext::stop_requested() { return interrupted(); }

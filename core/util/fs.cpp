@@ -67,7 +67,10 @@ fs::path data_dir() {
   const char* env = std::getenv("MLSYS_DATA_DIR");
   if (!env || !*env) return {};
   fs::path p(env);
-  return fs::is_directory(p) ? p : fs::path();
+  // A variable that is set names the data the user meant: never fall back as if it were unset.
+  if (!fs::is_directory(p))
+    throw ConfigError("MLSYS_DATA_DIR=" + p.string() + " is not a folder; point it at the data folder or unset it");
+  return p;
 }
 
 }  // namespace mlsys

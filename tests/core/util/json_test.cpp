@@ -61,3 +61,15 @@ TEST_CASE("fs: atomic write leaves no temp file and replaces content, gz read") 
   REQUIRE(r.exit_code == 0);
   CHECK(read_file(dir / "h.gz") == "hello gz");
 }
+
+TEST_CASE("fs: MLSYS_DATA_DIR naming no folder is an error, never treated as unset") {
+  const char* old = std::getenv("MLSYS_DATA_DIR");
+  std::string saved = old ? old : "";
+  setenv("MLSYS_DATA_DIR", "/nonexistent/mlsys-data", 1);
+  CHECK_THROWS_WITH_AS(data_dir(), doctest::Contains("MLSYS_DATA_DIR=/nonexistent/mlsys-data is not a folder"),
+                       ConfigError);
+  setenv("MLSYS_DATA_DIR", "", 1);
+  CHECK(data_dir().empty());
+  if (old) setenv("MLSYS_DATA_DIR", saved.c_str(), 1);
+  else unsetenv("MLSYS_DATA_DIR");
+}
