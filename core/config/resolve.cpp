@@ -206,6 +206,20 @@ std::string ResolvedConfig::scalar(const std::string& path) const {
   throw std::logic_error("config key '" + path + "' is not a declared scalar");
 }
 
+std::vector<std::string> ResolvedConfig::path_values() const {
+  std::vector<std::string> out;
+  for (const auto* s : sections_)
+    for (const auto& f : s->fields()) {
+      if (!f->is_path()) continue;
+      YAML::Node n = f->to_yaml(objects_.at(s->name()).get());
+      if (n.IsScalar() && !n.Scalar().empty()) out.push_back(n.Scalar());
+      if (n.IsSequence())
+        for (const auto& item : n)
+          if (item.IsScalar() && !item.Scalar().empty()) out.push_back(item.Scalar());
+    }
+  return out;
+}
+
 YAML::Node ResolvedConfig::to_yaml() const {
   YAML::Node root(YAML::NodeType::Map);
   for (const auto* s : sections_) {

@@ -29,6 +29,9 @@ class ResolvedConfig {
   // Where each explicitly set key came from ("file:line:col" or "--set"); defaults are absent.
   const std::map<std::string, std::string>& origins() const { return origins_; }
   const std::vector<const SectionBase*>& sections() const { return sections_; }
+  // The values of every path-typed key that is set (lists flattened), e.g. to keep a run from
+  // deleting an input that lives inside its own folder.
+  std::vector<std::string> path_values() const;
 
  private:
   friend class Resolver;

@@ -1,5 +1,7 @@
 #include "core/runtime/command.hpp"
 
+#include <cstdio>
+
 #include "core/runtime/run_context.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
@@ -37,11 +39,19 @@ int execute_command(const CommandSpec& cmd, RunContext& ctx) {
   try {
     run_command(cmd, ctx);
   } catch (const std::exception& e) {
+    // After SIGINT/SIGTERM any failure is the stop itself (or a consequence of it, e.g. a peer
+    // rank that left): the run is interrupted, not failed.
+    if (RunContext::stop_requested()) {
+      ctx.finish_interrupted(e.what());
+      std::fprintf(stderr, "mlsys: run stopped by a signal (%s); partial results in %s\n", e.what(),
+                   ctx.out_dir().c_str());
+      return kExitInterrupted;
+    }
     ctx.fail(e.what());
     throw;
   }
   ctx.finish();
-  return 0;
+  return RunContext::stop_requested() ? kExitInterrupted : 0;
 }
 
 }  // namespace mlsys

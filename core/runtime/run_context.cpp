@@ -17,17 +17,6 @@ namespace mlsys {
 
 namespace fs = std::filesystem;
 
-static std::string timestamp() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
-
-static bool holds_run(const fs::path& dir) { return fs::exists(dir / "summary.json"); }
-
 // The path of this executable, so the printed re-run line works whatever PATH holds.
 static std::string self_executable() {
   std::error_code ec;
@@ -48,28 +37,29 @@ RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
     : command_(std::move(command)), cfg_(std::move(cfg)), primary_(launcher_rank() <= 0) {
   const RunOptions& ro = run();
   log::set_level(log::parse_level(ro.log_level));
+  if (launcher_size() > 1) log::set_rank(launcher_rank());
   start_s_ = log::elapsed_seconds();
+  install_interrupt_handler();
   if (ro.out_dir.empty()) {
-    // Ranks cannot agree on a timestamped folder before MPI starts, and they must share one.
+    // Ranks cannot agree on a generated folder name before MPI starts, and they must share one.
     if (launcher_size() > 1)
       throw UsageError(fmt::format("started by an MPI launcher with {} processes: give --out DIR (run.out_dir) so "
                                    "every rank uses the same run folder",
                                    launcher_size()));
-    fs::path base = fs::path("results") / command_ / timestamp();
-    out_dir_ = base;
-    for (int i = 2; fs::exists(out_dir_); ++i) out_dir_ = base.string() + "-" + std::to_string(i);
+    folder_.emplace(RunFolder::claim_new(fs::path("results") / command_, command_));
+  } else if (primary_) {
+    std::vector<fs::path> inputs;
+    for (const auto& p : cfg_.path_values()) inputs.emplace_back(p);
+    folder_.emplace(RunFolder::claim(ro.out_dir, command_, ro.overwrite, inputs));
   } else {
-    out_dir_ = ro.out_dir;
-    if (primary_ && holds_run(out_dir_) && !ro.overwrite)
-      throw UsageError("output folder " + out_dir_.string() +
-                       " already holds a run; choose another --out or pass --set run.overwrite=true");
+    ensure_dir(ro.out_dir);  // rank 0 owns and locks the folder; the other ranks only add files
   }
-  ensure_dir(out_dir_);
+  out_dir_ = folder_ ? folder_->dir() : fs::path(ro.out_dir);
   write_text("config.yaml", config_header());
   if (primary_) log::set_file((out_dir_ / "run.log").string());
   threads_ = set_thread_count(ro.threads);
-  install_interrupt_handler();
   log::info("mlsys {}: output in {} ({} threads, seed {})", command_, out_dir_.string(), threads_, ro.seed);
+  if (folder_ && !folder_->note().empty()) log::info("output folder: {}", folder_->note());
 }
 
 // config.yaml: every resolved value, except that run.out_dir and run.overwrite are reset to their
@@ -118,22 +108,42 @@ void RunContext::record_builtin_input(const std::string& key, const std::string&
 
 void RunContext::say(const std::string& line) { lines_.push_back(line); }
 
-void RunContext::finish() {
-  if (finished_) return;
-  finished_ = true;
-  if (!primary_) return;
+void RunContext::claim_output_file(const std::string& key, const fs::path& file) const {
+  refuse_to_replace(file, run().overwrite, key);
+}
+
+void RunContext::write_summary(const std::string& status, const std::string& note) {
   Json res = memory_report();
   res["wall_seconds"] = log::elapsed_seconds() - start_s_;
   res["threads"] = threads_;
   summary_["resources"] = res;
-  summary_["run"] = record_.to_json(command_, "complete", seed(), threads_, out_dir_);
+  summary_["run"] = record_.to_json(command_, status, seed(), threads_, out_dir_);
+  if (!note.empty()) summary_["run"]["stopped"] = note;
   write_json("summary.json", summary_);
-  std::printf("== mlsys %s ==\n", command_.c_str());
+  if (folder_) folder_->mark(status);
+}
+
+void RunContext::finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (!primary_) return;
+  const bool partial = interrupted();
+  write_summary(partial ? "interrupted" : "complete", partial ? "by a signal, at a safe point" : "");
+  if (partial) log::warn("interrupted: the results in {} are partial (summary.json: run.partial = true)", out_dir_.string());
+  std::printf("== mlsys %s%s ==\n", command_.c_str(), partial ? " (interrupted: partial results)" : "");
   for (const auto& l : lines_) std::printf("  %s\n", l.c_str());
   std::printf("  peak host memory %s, wall %.2f s\n", format_bytes(static_cast<double>(peak_rss_bytes())).c_str(),
-              res["wall_seconds"].as_number());
+              summary_["resources"]["wall_seconds"].as_number());
   std::printf("  results: %s\n", out_dir_.string().c_str());
   std::fflush(stdout);
+}
+
+void RunContext::finish_interrupted(const std::string& message) {
+  if (finished_) return;
+  finished_ = true;
+  if (!primary_) return;
+  write_summary("interrupted", "by a signal: " + message);
+  log::warn("run stopped by a signal ({}); partial results in {}", message, out_dir_.string());
 }
 
 void RunContext::fail(const std::string& message) {
@@ -142,6 +152,11 @@ void RunContext::fail(const std::string& message) {
   if (!primary_) return;
   log::write_file_only(log::Level::Error, "mlsys: error: " + message);
   log::write_file_only(log::Level::Error, "run failed; this folder holds no results and a re-run may reuse it");
+  try {
+    if (folder_) folder_->mark("failed", message);
+  } catch (const std::exception& e) {
+    log::write_file_only(log::Level::Error, std::string("could not mark the folder failed: ") + e.what());
+  }
 }
 
 bool RunContext::stop_requested() { return interrupted(); }

@@ -1,6 +1,7 @@
 #pragma once
 // Error types shared by every module. The app maps them to exit codes:
-// UsageError/ConfigError -> 2 (bad usage or config), everything else -> 1 (runtime failure).
+// UsageError/ConfigError -> 2 (bad usage or config), everything else -> 1 (runtime failure), and
+// any run stopped by SIGINT or SIGTERM -> kExitInterrupted, whatever the command.
 #include <stdexcept>
 #include <string>
 
@@ -29,5 +30,17 @@ class InputError : public Error {
  public:
   using Error::Error;
 };
+
+// A command stopped because the user (or a scheduler: SLURM, Kubernetes, `timeout`) asked it to.
+// Long loops throw it when RunContext::stop_requested() and they have nothing to save; commands
+// that can save state stop at a safe point and return instead. Either way the run exits with
+// kExitInterrupted and its summary.json says run.status = interrupted, run.partial = true.
+class Interrupted : public Error {
+ public:
+  using Error::Error;
+};
+
+// The one exit code of an interrupted run, for every command (128 + SIGINT, as shells report it).
+inline constexpr int kExitInterrupted = 130;
 
 }  // namespace mlsys
