@@ -62,10 +62,25 @@ def execute(mlsys, out):
     return failed
 
 
+# The output folder of the run being hashed: its path is replaced by <OUT> wherever a file names it
+# (config.yaml, summary.json), so two runs into different folders hash alike.
+OUT_ROOT = None
+
+
+def read_text(path):
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if OUT_ROOT:
+        data = data.replace(OUT_ROOT.encode(), b"<OUT>")
+    return data
+
+
 def load_csv(path):
-    with open(path, newline="") as fh:
-        rows = list(csv.reader(fh))
-    return rows
+    return list(csv.reader(io.StringIO(read_text(path).decode("utf-8", "replace"), newline="")))
+
+
+def load_json(path):
+    return json.loads(read_text(path))
 
 
 def flatten(value, prefix=""):
@@ -92,12 +107,9 @@ def view(path, drop):
             w.writerow([r[i] for i in keep if i < len(r)])
         return buf.getvalue().encode()
     if path.endswith(".json"):
-        with open(path) as fh:
-            data = json.load(fh)
-        items = [(k, v) for k, v in flatten(data) if k not in drop]
+        items = [(k, v) for k, v in flatten(load_json(path)) if k not in drop]
         return json.dumps(items).encode()
-    with open(path, "rb") as fh:
-        return fh.read()
+    return read_text(path)
 
 
 def units(path):
@@ -106,8 +118,7 @@ def units(path):
         rows = load_csv(path)
         return rows[0] if rows else []
     if path.endswith(".json"):
-        with open(path) as fh:
-            return [k for k, _ in flatten(json.load(fh))]
+        return [k for k, _ in flatten(load_json(path))]
     return []
 
 
@@ -116,8 +127,7 @@ def unit_values(path, unit):
         rows = load_csv(path)
         i = rows[0].index(unit)
         return [r[i] if i < len(r) else None for r in rows[1:]]
-    with open(path) as fh:
-        return [v for k, v in flatten(json.load(fh)) if k == unit]
+    return [v for k, v in flatten(load_json(path)) if k == unit]
 
 
 def outputs(out):
@@ -129,6 +139,15 @@ def outputs(out):
             full = os.path.join(folder, f)
             found[os.path.relpath(full, out)] = full
     return found
+
+
+def with_root(root, fn, *args):
+    global OUT_ROOT
+    OUT_ROOT = root
+    try:
+        return fn(*args)
+    finally:
+        OUT_ROOT = None
 
 
 def record(mlsys, manifest):
@@ -144,12 +163,14 @@ def record(mlsys, manifest):
             pa, pb = fa[rel], fb[rel]
             drop = []
             try:
-                for u in units(pa):
-                    if u in units(pb) and unit_values(pa, u) != unit_values(pb, u):
+                ua, ub = with_root(a, units, pa), with_root(b, units, pb)
+                for u in ua:
+                    if u not in ub or with_root(a, unit_values, pa, u) != with_root(b, unit_values, pb, u):
                         drop.append(u)
-                va, vb = view(pa, set(drop)), view(pb, set(drop))
+                drop += [u for u in ub if u not in ua]
+                va, vb = with_root(a, view, pa, set(drop)), with_root(b, view, pb, set(drop))
             except (ValueError, json.JSONDecodeError, UnicodeDecodeError):
-                va, vb = view(pa, set()), view(pb, set())
+                va, vb = with_root(a, view, pa, set()), with_root(b, view, pb, set())
             if va != vb:
                 print(f"  unstable, left out: {rel}")
                 continue
@@ -172,7 +193,7 @@ def check(mlsys, manifest):
         if rel not in found:
             missing.append(rel)
             continue
-        if hashlib.sha256(view(found[rel], set(e["drop"]))).hexdigest() != e["sha256"]:
+        if hashlib.sha256(with_root(out, view, found[rel], set(e["drop"]))).hexdigest() != e["sha256"]:
             changed.append(rel)
     for rel in missing:
         print(f"MISSING {rel}")
