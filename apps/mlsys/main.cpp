@@ -1,8 +1,9 @@
 // mlsys: one command-line front end over the four systems. This file only parses arguments,
 // picks a subcommand from the table and maps errors to exit codes:
-//   0 success, 1 runtime failure, 2 bad usage or bad config.
+//   0 success, 1 runtime failure, 2 bad usage or bad config, 130 interrupted (SIGINT/SIGTERM).
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,9 @@ int main(int argc, char** argv) {
   } catch (const mlsys::UsageError& e) {
     std::fprintf(stderr, "mlsys: error: %s\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "mlsys: error: out of memory before the run started (reading the configuration)\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mlsys: error: %s\n", e.what());
     return 1;

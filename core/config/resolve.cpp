@@ -103,8 +103,30 @@ void Resolver::walk(const YAML::Node& node, const std::string& prefix, const std
   }
 }
 
+// YAML keeps both entries of a repeated key and a reader would silently take one of them: a
+// repeated key anywhere in a document is an error naming both lines.
+static void refuse_duplicate_keys(const YAML::Node& node, const std::string& file, const std::string& prefix) {
+  if (node.IsSequence()) {
+    for (size_t i = 0; i < node.size(); ++i) refuse_duplicate_keys(node[i], file, prefix + "[" + std::to_string(i) + "]");
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::map<std::string, YAML::Mark> seen;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    const std::string& key = it->first.Scalar();
+    std::string path = prefix.empty() ? key : prefix + "." + key;
+    auto [at, fresh] = seen.emplace(key, it->first.Mark());
+    if (!fresh)
+      throw ConfigError(detail::location(it->first, file) + ": duplicate key '" + path + "' (also at line " +
+                        std::to_string(at->second.line + 1) + "); keep one of them");
+    refuse_duplicate_keys(it->second, file, path);
+  }
+}
+
 void Resolver::apply_node(const YAML::Node& root, const std::string& file, std::vector<std::string>& stack) {
   if (!root || root.IsNull()) return;  // empty file
+  refuse_duplicate_keys(root, file, "");
   if (!root.IsMap()) throw ConfigError(detail::location(root, file) + ": a config file must be a map of sections");
   if (auto inc = root["include"]) {
     std::vector<YAML::Node> items;

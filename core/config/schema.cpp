@@ -57,6 +57,24 @@ int64_t to_int(const YAML::Node& n, const std::string& file, const std::string& 
   fail(n, file, path, shown(n), "expected an integer");
 }
 
+uint64_t to_uint64(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (n.IsScalar()) {
+    const std::string& s = n.Scalar();
+    if (!s.empty() && s[0] == '-') fail(n, file, path, shown(n), "expected a non-negative integer");
+    try {
+      size_t used = 0;
+      unsigned long long v = std::stoull(s, &used, 0);
+      if (used == s.size()) return v;
+      double d = std::stod(s, &used);
+      if (used == s.size() && std::floor(d) == d && d >= 0 && d < 1.8e19) return static_cast<uint64_t>(d);
+    } catch (const std::out_of_range&) {
+      fail(n, file, path, shown(n), "out of range; allowed [0, 18446744073709551615]");
+    } catch (const std::exception&) {
+    }
+  }
+  fail(n, file, path, shown(n), "expected an integer");
+}
+
 double to_float(const YAML::Node& n, const std::string& file, const std::string& path) {
   if (n.IsScalar()) {
     const std::string& s = n.Scalar();

@@ -194,6 +194,8 @@ class Section final : public SectionBase {
 namespace detail {
 bool to_bool(const YAML::Node& n, const std::string& file, const std::string& path);
 int64_t to_int(const YAML::Node& n, const std::string& file, const std::string& path);
+// The whole unsigned 64-bit range (seeds): no sign, exact above 2^53.
+uint64_t to_uint64(const YAML::Node& n, const std::string& file, const std::string& path);
 double to_float(const YAML::Node& n, const std::string& file, const std::string& path);
 std::string to_string(const YAML::Node& n, const std::string& file, const std::string& path);
 const YAML::Node& expect_sequence(const YAML::Node& n, const std::string& file, const std::string& path);
@@ -222,6 +224,10 @@ void Field<T, M>::assign(void* obj, const YAML::Node& node, const std::string& f
   M& dst = static_cast<T*>(obj)->*member_;
   if constexpr (std::is_same_v<M, bool>) {
     dst = detail::to_bool(node, file, path);
+  } else if constexpr (std::is_integral_v<M> && std::is_unsigned_v<M> && sizeof(M) == 8) {
+    uint64_t v = detail::to_uint64(node, file, path);
+    check_number(static_cast<double>(v), node, file, path);
+    dst = static_cast<M>(v);
   } else if constexpr (std::is_integral_v<M>) {
     int64_t v = detail::to_int(node, file, path);
     check_number(static_cast<double>(v), node, file, path);

@@ -37,7 +37,13 @@ void run_command(const CommandSpec& cmd, RunContext& ctx) {
 
 int execute_command(const CommandSpec& cmd, RunContext& ctx) {
   try {
-    run_command(cmd, ctx);
+    try {
+      run_command(cmd, ctx);
+    } catch (const std::bad_alloc&) {
+      // No reader named the input (see mlsys::reading); say what is known and where to look.
+      throw Error("out of memory in `mlsys " + cmd.name + "`: the inputs or the configuration need more memory " +
+                  "than this machine has; run.log in " + ctx.out_dir().string() + " shows the last step reached");
+    }
   } catch (const std::exception& e) {
     // After SIGINT/SIGTERM any failure is the stop itself (or a consequence of it, e.g. a peer
     // rank that left): the run is interrupted, not failed.

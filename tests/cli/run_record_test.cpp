@@ -75,3 +75,14 @@ TEST_CASE("cli record: an unset ${VAR} in --set or a file stops with exit 2 nami
   CHECK(e.exit_code == 2);
   CHECK(contains(e.err, "MLSYS_TEST_NOT_SET is not set"));
 }
+
+TEST_CASE("cli record: a seed above 2^53 round-trips exactly through config.yaml and summary.json") {
+  mlsys::test::TempDir dir("seed");
+  const std::string seed = "18446744073709551557";  // the largest 64-bit prime; doubles cannot hold it
+  auto r = run_mlsys("simulate -q --seed " + seed + " --out '" + (dir / "r").string() + "'");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(contains(mlsys::test::read_text(dir / "r/config.yaml"), "seed: " + seed + "\n"));
+  CHECK(contains(mlsys::test::read_text(dir / "r/summary.json"), "\"seed\": " + seed + ",\n"));
+  auto s = mlsys::Json::parse(mlsys::test::read_text(dir / "r/summary.json"));
+  CHECK(std::to_string(s.find("run")->find("seed")->as_uint()) == seed);
+}
