@@ -15,3 +15,8 @@ add_test(NAME cli/deb_package
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/deb_test.sh ${PROJECT_BINARY_DIR} ${MLSYS_TEST_TMP}/deb)
 set_tests_properties(cli/deb_package PROPERTIES TIMEOUT 900)
 
+# Python (#15.4): venv + pip install -e python/, the README one-liner and python/tests.
+add_test(NAME cli/python_package
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/python_test.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/bin/mlsys
+                 ${MLSYS_TEST_TMP}/python)
+set_tests_properties(cli/python_package PROPERTIES TIMEOUT 600)
