@@ -17,13 +17,6 @@ namespace mlsys {
 
 namespace fs = std::filesystem;
 
-// The path of this executable, so the printed re-run line works whatever PATH holds.
-static std::string self_executable() {
-  std::error_code ec;
-  fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("mlsys") : p.string();
-}
-
 static std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
                         std::string::npos)
@@ -64,7 +57,8 @@ RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
 
 // config.yaml: every resolved value, except that run.out_dir and run.overwrite are reset to their
 // defaults, so the re-run line printed at the top goes to a fresh folder and can never replace
-// this run (the folder and flag this run used are in the comment and in summary.json).
+// this run (the folder and flag this run used are in the comment and in summary.json). The line
+// names this executable's path, so it works whatever PATH holds.
 std::string RunContext::config_header() const {
   YAML::Node root = cfg_.to_yaml();
   const RunOptions defaults;

@@ -108,6 +108,13 @@ void install_interrupt_handler() {
 bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }
 void clear_interrupt() { g_interrupted = false; }
 
+std::string self_executable() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "mlsys";
+  return std::string(buf, static_cast<size_t>(n));
+}
+
 int set_thread_count(int threads) {
   int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   omp_set_num_threads(n);

@@ -29,6 +29,9 @@ void install_interrupt_handler();
 bool interrupted();
 void clear_interrupt();  // for tests
 
+// Absolute path of the running executable (/proc/self/exe), or "mlsys" when it cannot be read.
+std::string self_executable();
+
 // Applies a thread count (0 = all cores) to OpenMP and OpenBLAS; returns the count used.
 int set_thread_count(int threads);
 int thread_count();
