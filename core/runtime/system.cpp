@@ -92,8 +92,13 @@ Json memory_report() {
   Json out = Json::object();
   out["peak_host_rss_bytes"] = peak_rss_bytes();
   std::lock_guard<std::mutex> lk(g_mem_mu);
+  // By name, not registration order: rank threads register their pools in a racy order, and
+  // summary.json must not change between two runs of the same config.
+  std::vector<std::pair<std::string, const std::function<Json()>*>> sorted;
+  for (auto& [id, r] : g_reporters) sorted.emplace_back(r.first, &r.second);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   Json pools = Json::object();
-  for (auto& [id, r] : g_reporters) pools[r.first] = r.second();
+  for (auto& [name, report] : sorted) pools[name] = (*report)();
   out["pools"] = pools;
   return out;
 }
