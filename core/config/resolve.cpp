@@ -56,7 +56,8 @@ static void prepare_value(const FieldBase& f, YAML::Node value, const std::strin
 }
 
 static std::string folder_of(const std::string& file) {
-  return fs::absolute(fs::path(file)).parent_path().lexically_normal().string();
+  std::error_code ec;
+  return fs::absolute(fs::path(file), ec).parent_path().lexically_normal().string();
 }
 
 void Resolver::set_path(const std::string& path, const YAML::Node& value, const std::string& file,
@@ -140,7 +141,10 @@ void Resolver::apply_node(const YAML::Node& root, const std::string& file, std::
       std::string ps = p.lexically_normal().string();
       if (std::find(stack.begin(), stack.end(), ps) != stack.end())
         throw ConfigError(detail::location(i, file) + ": include cycle through " + ps);
-      if (!fs::exists(p)) throw ConfigError(detail::location(i, file) + ": included file not found: " + ps);
+      std::error_code ec;  // a name the file system refuses (too long, ...) is "not found", not a crash
+      if (!fs::is_regular_file(p, ec))
+        throw ConfigError(detail::location(i, file) + ": included file not found: " + ps +
+                          (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
       stack.push_back(ps);
       YAML::Node sub;
       try {
@@ -169,8 +173,11 @@ void Resolver::apply_text(const std::string& text, const std::string& name) {
 }
 
 void Resolver::apply_file(const std::string& path) {
-  if (!fs::exists(path)) throw ConfigError("config file not found: " + path);
-  if (fs::is_directory(path)) throw ConfigError("config path is a folder, not a YAML file: " + path);
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw ConfigError("config path is a folder, not a YAML file: " + path);
+  if (!fs::exists(path, ec))
+    throw ConfigError("config file not found: " + path +
+                      (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
   apply_text(read_file(path), path);
 }
 
@@ -202,7 +209,8 @@ void Resolver::apply_set(const std::string& assignment) {
     if (s->name() != path.substr(0, dot)) continue;
     const FieldBase* f = s->find(path.substr(dot + 1));
     try {
-      prepare_value(*f, v, where, path, fs::current_path().string());
+      std::error_code ec;
+      prepare_value(*f, v, where, path, fs::current_path(ec).string());
       f->assign(cfg_.objects_.at(s->name()).get(), v, where, path);
     } catch (const ConfigError& e) {
       // Replace the meaningless line:col of the one-line document.

@@ -233,3 +233,11 @@ TEST_CASE("config: unsigned 64-bit keys take the whole range exactly and refuse 
   CHECK(error_of([] { resolve({&seeded}, {}, {"s.seed=18446744073709551616"}); }).find("out of range") !=
         std::string::npos);
 }
+
+TEST_CASE("config: an include the file system cannot look up is a ConfigError, not a crash (fuzz finding)") {
+  std::string name(5000, 'x');
+  auto err = error_of([&] { Resolver r(sections()); r.apply_text("include: " + name + "\n", "f.yaml"); });
+  CHECK(err.find("f.yaml:1:10: included file not found") != std::string::npos);
+  err = error_of([&] { resolve(sections(), {std::string(5000, 'y') + ".yaml"}, {}); });
+  CHECK(err.find("config file not found") != std::string::npos);
+}
