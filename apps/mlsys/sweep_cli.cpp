@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "apps/mlsys/cli.hpp"
 #include "apps/mlsys/commands.hpp"
 #include "core/comm/comm_options.hpp"
 #include "core/config/docs.hpp"
@@ -85,26 +86,13 @@ std::string sweep_help() {
 }
 
 int run_sweep_command(const std::vector<std::string>& args) {
-  po::options_description desc = sweep_options();
-  po::options_description hidden;
-  hidden.add_options()("positional", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("positional", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(std::string(e.what()) + " (see `mlsys sweep --help`)");
-  }
+  ParsedArgs parsed = parse_args(sweep_options(), args, "mlsys sweep --help");
+  const po::variables_map& vm = parsed.options;
   if (vm.count("help")) {
     std::printf("%s", sweep_help().c_str());
     return 0;
   }
-  std::vector<std::string> positional;
-  if (vm.count("positional")) positional = vm["positional"].as<std::vector<std::string>>();
+  std::vector<std::string> positional = parsed.positional;
   std::string mode = "run";
   if (!positional.empty() && std::find(kModes.begin(), kModes.end(), positional[0]) != kModes.end() &&
       !fs::exists(positional[0])) {
