@@ -38,13 +38,13 @@ docs: build
 	@$(BUILD)/bin/mlsys config docs > docs/CONFIG.md
 	@echo "wrote docs/CONFIG.md"
 
+# One libFuzzer target per parser (tests/fuzz/fuzz_*.cpp), each run FUZZ_SECONDS (default 120).
 fuzz:
 	@bash scripts/setup --fuzz
 	@cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
 	  -DMLSYS_FUZZ=ON -DMLSYS_WITH_CUDA=OFF -DMLSYS_BUILD_TESTS=OFF -DMLSYS_BUILD_BENCH=OFF >/dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target fuzz_config
-	@mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/*.yaml build-fuzz/corpus/ && (cp configs/*/*.yaml build-fuzz/corpus/ 2>/dev/null || true)
-	@build-fuzz/tests/fuzz/fuzz_config build-fuzz/corpus -max_total_time=$${FUZZ_SECONDS:-180} -max_len=4096
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_all
+	@bash tests/fuzz/run_all.sh build-fuzz $${FUZZ_SECONDS:-120}
 
 clean:
 	rm -rf $(BUILD)

@@ -1,7 +1,9 @@
 # mlsys_add_module(<name> [DIR <folder>] [EXCLUDE <subfolder>...] DEPS <targets...>)
 # Builds lib mlsys_<name> (shared, so self-registering components are always linked in) from every
 # source under the current folder. Folders named cuda/, nccl/ or mpi/ are compiled only when that
-# backend is enabled, so the CPU path always builds.
+# backend is enabled, so the CPU path always builds. Each module is installed (cmake --install) as
+# lib/libmlsys_<name>.so with its headers under include/mlsys/<folder>/ and exported as the CMake
+# target mlsys::<name> (find_package(mlsys); see docs/PACKAGING.md).
 function(mlsys_add_module name)
   cmake_parse_arguments(M "" "DIR" "DEPS;EXCLUDE" ${ARGN})
   if(NOT M_DIR)
@@ -39,7 +41,13 @@ function(mlsys_add_module name)
     set(kept ${CMAKE_CURRENT_BINARY_DIR}/mlsys_${name}_empty.cpp)
   endif()
   add_library(mlsys_${name} SHARED ${kept})
-  target_include_directories(mlsys_${name} PUBLIC ${PROJECT_SOURCE_DIR})
-  target_link_libraries(mlsys_${name} PUBLIC ${M_DEPS} PRIVATE mlsys_warnings)
-  set_target_properties(mlsys_${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(mlsys_${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+                                                  $<INSTALL_INTERFACE:include/mlsys>)
+  target_link_libraries(mlsys_${name} PUBLIC ${M_DEPS} PRIVATE $<BUILD_INTERFACE:mlsys_warnings>)
+  set_target_properties(mlsys_${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF POSITION_INDEPENDENT_CODE ON
+                                                 EXPORT_NAME ${name})
+  install(TARGETS mlsys_${name} EXPORT mlsysTargets LIBRARY DESTINATION lib COMPONENT runtime)
+  file(RELATIVE_PATH rel_dir ${PROJECT_SOURCE_DIR} ${M_DIR})
+  install(DIRECTORY ${M_DIR}/ DESTINATION include/mlsys/${rel_dir} COMPONENT dev
+          FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" PATTERN "*.cuh")
 endfunction()

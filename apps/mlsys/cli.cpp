@@ -63,26 +63,31 @@ static std::string yaml_quote(const std::string& s) {
   return out + "'";
 }
 
-Invocation parse_command_args(const CommandSpec& cmd, const std::vector<std::string>& args) {
-  po::options_description desc = options_for(cmd);
+ParsedArgs parse_args(const po::options_description& desc, const std::vector<std::string>& args,
+                      const std::string& help_for) {
   po::options_description hidden;
   hidden.add_options()("positional", po::value<std::vector<std::string>>(), "");
   po::options_description all;
   all.add(desc).add(hidden);
   po::positional_options_description pos;
   pos.add("positional", -1);
-  po::variables_map vm;
+  ParsedArgs out;
   try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), out.options);
+    po::notify(out.options);
   } catch (const po::error& e) {
-    std::string msg = e.what();
-    throw UsageError(msg + " (see `mlsys " + cmd.name + " --help`)");
+    throw UsageError(std::string(e.what()) + " (see `" + help_for + "`)");
   }
+  if (out.options.count("positional")) out.positional = out.options["positional"].as<std::vector<std::string>>();
+  return out;
+}
+
+Invocation parse_command_args(const CommandSpec& cmd, const std::vector<std::string>& args) {
+  ParsedArgs parsed = parse_args(options_for(cmd), args, "mlsys " + cmd.name + " --help");
+  const po::variables_map& vm = parsed.options;
   Invocation inv;
   inv.help = vm.count("help") > 0;
-  std::vector<std::string> positional;
-  if (vm.count("positional")) positional = vm["positional"].as<std::vector<std::string>>();
+  const std::vector<std::string>& positional = parsed.positional;
   for (size_t i = 0; i < positional.size(); ++i) {
     const std::string& p = positional[i];
     bool is_mode = false;

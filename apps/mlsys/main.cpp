@@ -1,21 +1,29 @@
 // mlsys: one command-line front end over the four systems. This file only parses arguments,
 // picks a subcommand from the table and maps errors to exit codes:
-//   0 success, 1 runtime failure, 2 bad usage or bad config.
+//   0 success, 1 runtime failure, 2 bad usage or bad config, 130 interrupted (SIGINT/SIGTERM).
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "apps/mlsys/cli.hpp"
 #include "apps/mlsys/commands.hpp"
+#include "apps/mlsys/sweep_cli.hpp"
 #include "core/config/docs.hpp"
 #include "core/config/resolve.hpp"
 #include "core/runtime/build_info.hpp"
 #include "core/runtime/command.hpp"
 #include "core/runtime/run_context.hpp"
+#include "core/runtime/run_record.hpp"
+#include "core/runtime/sweep.hpp"
 #include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
+
+namespace mlsys::app {
+extern const char* const kGitSha;  // generated at build time (cmake/git_sha.cmake)
+}
 
 namespace {
 
@@ -26,7 +34,8 @@ void print_main_help() {
   std::printf("Commands:\n");
   for (const auto* c : app::commands()) std::printf("  %-12s %s\n", c->name.c_str(), c->summary.c_str());
   std::printf("  %-12s %s\n", "config", "config show <command> [CONFIG ...] [--set ...]: print the resolved config; config docs: print docs/CONFIG.md");
-  std::printf("  %-12s %s\n", "version", "Print the version and the build's features");
+  std::printf("  %-12s %s\n", "sweep", "sweep [run|list|merge] SWEEP.yaml: one command over configs x grid x seeds (threads, mpirun, SLURM array)");
+  std::printf("  %-12s %s\n", "version", "Print the version, git commit, compiler and the build's features");
   std::printf("\nEach command runs on its embedded default config when given none. `mlsys <command> --help`\n"
               "lists every config key with its type, default and allowed values.\n");
 }
@@ -38,7 +47,7 @@ const CommandSpec& require_command(const std::string& name) {
   std::string msg = "unknown command '" + name + "'";
   std::string near = nearest(name, names);
   if (!near.empty()) msg += " (did you mean '" + near + "'?)";
-  throw UsageError(msg + "; commands: " + join(names, ", ") + ", config, version");
+  throw UsageError(msg + "; commands: " + join(names, ", ") + ", config, sweep, version");
 }
 
 config::ResolvedConfig resolve_for(const CommandSpec& cmd, const app::Invocation& inv) {
@@ -60,6 +69,8 @@ std::string config_docs() {
     }
     out += config::markdown(c->sections);
   }
+  out += "## `mlsys sweep`\n\nThe keys of a sweep file (`mlsys sweep [run|list|merge] SWEEP.yaml`).\n\n" +
+         config::markdown({&sweep_section()});
   return out;
 }
 
@@ -67,6 +78,10 @@ int run(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     if (args.size() >= 2 && args[0] == "help") {
+      if (args[1] == "sweep") {
+        std::printf("%s", app::sweep_help().c_str());
+        return 0;
+      }
       std::printf("%s", app::command_help(require_command(args[1])).c_str());
       return 0;
     }
@@ -74,6 +89,7 @@ int run(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::string name = args[0];
+  if (name == "sweep") return app::run_sweep_command(std::vector<std::string>(args.begin() + 1, args.end()));
   if (name == "version" || name == "--version") {
     std::printf("%s", build_info_text().c_str());
     return 0;
@@ -97,20 +113,23 @@ int run(int argc, char** argv) {
     return 0;
   }
   RunContext ctx(cmd.name, resolve_for(cmd, inv));
-  run_command(cmd, ctx);
-  ctx.finish();
-  return 0;
+  return execute_command(cmd, ctx);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   mlsys::reexec_with_passive_openmp_wait(argv);
+  mlsys::set_git_sha(mlsys::app::kGitSha);
+  mlsys::set_command_line(argc, argv);
   try {
     return run(argc, argv);
   } catch (const mlsys::UsageError& e) {
     std::fprintf(stderr, "mlsys: error: %s\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "mlsys: error: out of memory before the run started (reading the configuration)\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mlsys: error: %s\n", e.what());
     return 1;

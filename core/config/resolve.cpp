@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/config/expand.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/strings.hpp"
@@ -40,6 +41,25 @@ void Resolver::unknown_key(const std::string& path, const YAML::Node& key_node, 
   throw ConfigError(msg);
 }
 
+// ${VAR} references are expanded and path-typed values made absolute against `base` (the config
+// file's folder, or the working folder for --set) before the field converts the value.
+static void prepare_value(const FieldBase& f, YAML::Node value, const std::string& file, const std::string& path,
+                          const std::string& base) {
+  expand_env_in(value, file, path);
+  if (!f.is_path()) return;
+  if (value.IsScalar()) {
+    value = f.resolve_path(value.Scalar(), base);
+  } else if (value.IsSequence()) {
+    for (size_t i = 0; i < value.size(); ++i)
+      if (value[i].IsScalar()) value[i] = f.resolve_path(value[i].Scalar(), base);
+  }
+}
+
+static std::string folder_of(const std::string& file) {
+  std::error_code ec;
+  return fs::absolute(fs::path(file), ec).parent_path().lexically_normal().string();
+}
+
 void Resolver::set_path(const std::string& path, const YAML::Node& value, const std::string& file,
                         const YAML::Node& key_node) {
   auto dot = path.find('.');
@@ -48,6 +68,7 @@ void Resolver::set_path(const std::string& path, const YAML::Node& value, const 
   for (const auto* s : cfg_.sections_) {
     if (s->name() != section) continue;
     if (const FieldBase* f = s->find(key)) {
+      prepare_value(*f, value, file, path, folder_of(file));
       f->assign(cfg_.objects_.at(section).get(), value, file, path);
       cfg_.origins_[path] = detail::location(value, file);
       return;
@@ -83,8 +104,30 @@ void Resolver::walk(const YAML::Node& node, const std::string& prefix, const std
   }
 }
 
+// YAML keeps both entries of a repeated key and a reader would silently take one of them: a
+// repeated key anywhere in a document is an error naming both lines.
+static void refuse_duplicate_keys(const YAML::Node& node, const std::string& file, const std::string& prefix) {
+  if (node.IsSequence()) {
+    for (size_t i = 0; i < node.size(); ++i) refuse_duplicate_keys(node[i], file, prefix + "[" + std::to_string(i) + "]");
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::map<std::string, YAML::Mark> seen;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    const std::string& key = it->first.Scalar();
+    std::string path = prefix.empty() ? key : prefix + "." + key;
+    auto [at, fresh] = seen.emplace(key, it->first.Mark());
+    if (!fresh)
+      throw ConfigError(detail::location(it->first, file) + ": duplicate key '" + path + "' (also at line " +
+                        std::to_string(at->second.line + 1) + "); keep one of them");
+    refuse_duplicate_keys(it->second, file, path);
+  }
+}
+
 void Resolver::apply_node(const YAML::Node& root, const std::string& file, std::vector<std::string>& stack) {
   if (!root || root.IsNull()) return;  // empty file
+  refuse_duplicate_keys(root, file, "");
   if (!root.IsMap()) throw ConfigError(detail::location(root, file) + ": a config file must be a map of sections");
   if (auto inc = root["include"]) {
     std::vector<YAML::Node> items;
@@ -94,11 +137,14 @@ void Resolver::apply_node(const YAML::Node& root, const std::string& file, std::
     else throw ConfigError(detail::location(inc, file) + ": include must be a file name or a list of them");
     for (const auto& i : items) {
       if (!i.IsScalar()) throw ConfigError(detail::location(i, file) + ": include entries must be file names");
-      fs::path p = fs::path(file).parent_path() / i.Scalar();
+      fs::path p = fs::path(file).parent_path() / expand_env(i.Scalar(), detail::location(i, file) + ": include");
       std::string ps = p.lexically_normal().string();
       if (std::find(stack.begin(), stack.end(), ps) != stack.end())
         throw ConfigError(detail::location(i, file) + ": include cycle through " + ps);
-      if (!fs::exists(p)) throw ConfigError(detail::location(i, file) + ": included file not found: " + ps);
+      std::error_code ec;  // a name the file system refuses (too long, ...) is "not found", not a crash
+      if (!fs::is_regular_file(p, ec))
+        throw ConfigError(detail::location(i, file) + ": included file not found: " + ps +
+                          (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
       stack.push_back(ps);
       YAML::Node sub;
       try {
@@ -127,8 +173,11 @@ void Resolver::apply_text(const std::string& text, const std::string& name) {
 }
 
 void Resolver::apply_file(const std::string& path) {
-  if (!fs::exists(path)) throw ConfigError("config file not found: " + path);
-  if (fs::is_directory(path)) throw ConfigError("config path is a folder, not a YAML file: " + path);
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw ConfigError("config path is a folder, not a YAML file: " + path);
+  if (!fs::exists(path, ec))
+    throw ConfigError("config file not found: " + path +
+                      (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
   apply_text(read_file(path), path);
 }
 
@@ -160,6 +209,8 @@ void Resolver::apply_set(const std::string& assignment) {
     if (s->name() != path.substr(0, dot)) continue;
     const FieldBase* f = s->find(path.substr(dot + 1));
     try {
+      std::error_code ec;
+      prepare_value(*f, v, where, path, fs::current_path(ec).string());
       f->assign(cfg_.objects_.at(s->name()).get(), v, where, path);
     } catch (const ConfigError& e) {
       // Replace the meaningless line:col of the one-line document.
@@ -185,6 +236,20 @@ std::string ResolvedConfig::scalar(const std::string& path) const {
   throw std::logic_error("config key '" + path + "' is not a declared scalar");
 }
 
+std::vector<std::string> ResolvedConfig::path_values() const {
+  std::vector<std::string> out;
+  for (const auto* s : sections_)
+    for (const auto& f : s->fields()) {
+      if (!f->is_path()) continue;
+      YAML::Node n = f->to_yaml(objects_.at(s->name()).get());
+      if (n.IsScalar() && !n.Scalar().empty()) out.push_back(n.Scalar());
+      if (n.IsSequence())
+        for (const auto& item : n)
+          if (item.IsScalar() && !item.Scalar().empty()) out.push_back(item.Scalar());
+    }
+  return out;
+}
+
 YAML::Node ResolvedConfig::to_yaml() const {
   YAML::Node root(YAML::NodeType::Map);
   for (const auto* s : sections_) {
@@ -207,11 +272,24 @@ YAML::Node ResolvedConfig::to_yaml() const {
   return root;
 }
 
-std::string ResolvedConfig::to_yaml_string() const {
+// Resolved text holds no ${...} any more; a literal "${" in a value is written as "$${" so the
+// printed config reads back to the same values.
+static void escape_references(YAML::Node node) {
+  if (node.IsScalar()) {
+    if (node.Scalar().find("${") != std::string::npos) node = escape_env(node.Scalar());
+  } else if (node.IsSequence() || node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) escape_references(node.IsMap() ? it->second : *it);
+  }
+}
+
+std::string ResolvedConfig::to_yaml_string() const { return yaml_text(to_yaml()); }
+
+std::string yaml_text(YAML::Node root) {
+  escape_references(root);
   YAML::Emitter out;
   out.SetFloatPrecision(17);
   out.SetDoublePrecision(17);
-  out << to_yaml();
+  out << root;
   return std::string(out.c_str()) + "\n";
 }
 

@@ -29,6 +29,9 @@ class ResolvedConfig {
   // Where each explicitly set key came from ("file:line:col" or "--set"); defaults are absent.
   const std::map<std::string, std::string>& origins() const { return origins_; }
   const std::vector<const SectionBase*>& sections() const { return sections_; }
+  // The values of every path-typed key that is set (lists flattened), e.g. to keep a run from
+  // deleting an input that lives inside its own folder.
+  std::vector<std::string> path_values() const;
 
  private:
   friend class Resolver;
@@ -58,6 +61,9 @@ class Resolver {
   ResolvedConfig cfg_;
   std::vector<std::string> include_stack_;
 };
+
+// YAML text of a config tree (a to_yaml() result, possibly edited), as to_yaml_string writes it.
+std::string yaml_text(YAML::Node root);
 
 // Convenience: resolve files then sets.
 ResolvedConfig resolve(const std::vector<const SectionBase*>& sections, const std::vector<std::string>& files,

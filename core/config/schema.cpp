@@ -1,6 +1,7 @@
 #include "core/config/schema.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "core/util/error.hpp"
@@ -56,6 +57,24 @@ int64_t to_int(const YAML::Node& n, const std::string& file, const std::string& 
   fail(n, file, path, shown(n), "expected an integer");
 }
 
+uint64_t to_uint64(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (n.IsScalar()) {
+    const std::string& s = n.Scalar();
+    if (!s.empty() && s[0] == '-') fail(n, file, path, shown(n), "expected a non-negative integer");
+    try {
+      size_t used = 0;
+      unsigned long long v = std::stoull(s, &used, 0);
+      if (used == s.size()) return v;
+      double d = std::stod(s, &used);
+      if (used == s.size() && std::floor(d) == d && d >= 0 && d < 1.8e19) return static_cast<uint64_t>(d);
+    } catch (const std::out_of_range&) {
+      fail(n, file, path, shown(n), "out of range; allowed [0, 18446744073709551615]");
+    } catch (const std::exception&) {
+    }
+  }
+  fail(n, file, path, shown(n), "expected an integer");
+}
+
 double to_float(const YAML::Node& n, const std::string& file, const std::string& path) {
   if (n.IsScalar()) {
     const std::string& s = n.Scalar();
@@ -89,8 +108,8 @@ std::string FieldBase::type_name() const {
     case Kind::Bool: return "bool";
     case Kind::Int: return "int";
     case Kind::Float: return "float";
-    case Kind::String: return "string";
-    case Kind::StringList: return "list<string>";
+    case Kind::String: return is_path_ ? "path" : "string";
+    case Kind::StringList: return is_path_ ? "list<path>" : "list<string>";
     case Kind::IntList: return "list<int>";
     case Kind::FloatList: return "list<float>";
     case Kind::Yaml: return "yaml";
@@ -114,6 +133,17 @@ NestedField::NestedField(std::string key, const FieldBase& inner, Reach reach)
   choices_ = inner.choices_;
   choices_fn_ = inner.choices_fn_;
   described_fn_ = inner.described_fn_;
+  is_path_ = inner.is_path_;
+  path_words_ = inner.path_words_;
+}
+
+std::string FieldBase::resolve_path(const std::string& value, const std::string& base) const {
+  if (!is_path_ || value.empty()) return value;
+  for (const auto& w : path_words_)
+    if (w == value) return value;
+  std::filesystem::path p(value);
+  if (p.is_absolute()) return p.lexically_normal().string();
+  return (std::filesystem::path(base) / p).lexically_normal().string();
 }
 
 std::string FieldBase::allowed() const {

@@ -51,6 +51,12 @@ class FieldBase {
   std::vector<std::string> choices() const;
   // The choices with their descriptions; empty when the key declares names only.
   std::vector<Choice> described_choices() const { return described_fn_ ? described_fn_() : std::vector<Choice>{}; }
+  // A path-typed string (or list of strings): a relative value is resolved against the folder of
+  // the config file that set it (the working folder for --set), so configs run from anywhere.
+  bool is_path() const { return is_path_; }
+  // `value` made absolute against `base`, unless empty, already absolute or one of the key's
+  // non-path words (e.g. "builtin").
+  std::string resolve_path(const std::string& value, const std::string& base) const;
 
   // Converts and validates `node`, storing into `obj`. Throws ConfigError naming where/path.
   virtual void assign(void* obj, const YAML::Node& node, const std::string& file,
@@ -67,6 +73,8 @@ class FieldBase {
   std::vector<std::string> choices_;
   std::function<std::vector<std::string>()> choices_fn_;
   std::function<std::vector<Choice>()> described_fn_;
+  bool is_path_ = false;
+  std::vector<std::string> path_words_;
   template <class, class>
   friend class Field;
   friend class NestedField;
@@ -100,6 +108,15 @@ class Field final : public FieldBase {
   // Choices with descriptions (a registry's entries, a command's modes), shown in --help and docs.
   Field& choices_described(std::function<std::vector<Choice>()> fn) {
     described_fn_ = std::move(fn);
+    return *this;
+  }
+  // Marks a string (or list of strings) key as a file or folder path (see FieldBase::is_path);
+  // `words` are values that are not paths and stay as written (e.g. {"builtin"}).
+  Field& path(std::vector<std::string> words = {}) {
+    static_assert(std::is_same_v<M, std::string> || std::is_same_v<M, std::vector<std::string>>,
+                  "only string keys can be paths");
+    is_path_ = true;
+    path_words_ = std::move(words);
     return *this;
   }
 
@@ -177,6 +194,8 @@ class Section final : public SectionBase {
 namespace detail {
 bool to_bool(const YAML::Node& n, const std::string& file, const std::string& path);
 int64_t to_int(const YAML::Node& n, const std::string& file, const std::string& path);
+// The whole unsigned 64-bit range (seeds): no sign, exact above 2^53.
+uint64_t to_uint64(const YAML::Node& n, const std::string& file, const std::string& path);
 double to_float(const YAML::Node& n, const std::string& file, const std::string& path);
 std::string to_string(const YAML::Node& n, const std::string& file, const std::string& path);
 const YAML::Node& expect_sequence(const YAML::Node& n, const std::string& file, const std::string& path);
@@ -205,6 +224,10 @@ void Field<T, M>::assign(void* obj, const YAML::Node& node, const std::string& f
   M& dst = static_cast<T*>(obj)->*member_;
   if constexpr (std::is_same_v<M, bool>) {
     dst = detail::to_bool(node, file, path);
+  } else if constexpr (std::is_integral_v<M> && std::is_unsigned_v<M> && sizeof(M) == 8) {
+    uint64_t v = detail::to_uint64(node, file, path);
+    check_number(static_cast<double>(v), node, file, path);
+    dst = static_cast<M>(v);
   } else if constexpr (std::is_integral_v<M>) {
     int64_t v = detail::to_int(node, file, path);
     check_number(static_cast<double>(v), node, file, path);

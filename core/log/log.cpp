@@ -13,6 +13,7 @@ namespace mlsys::log {
 
 namespace {
 std::atomic<Level> g_level{Level::Info};
+std::atomic<int> g_rank{-1};
 std::mutex g_mu;
 FILE* g_file = nullptr;
 const auto g_start = std::chrono::steady_clock::now();
@@ -51,16 +52,34 @@ double elapsed_seconds() {
 
 bool stderr_is_tty() { return ::isatty(2) == 1; }
 
+void set_rank(int rank) { g_rank = rank; }
+
+namespace {
+void print_line(FILE* f, double t, Level l, std::string_view msg) {
+  int rank = g_rank.load();
+  if (rank >= 0)
+    std::fprintf(f, "[r%d %8.3fs %-5s] %.*s\n", rank, t, tag(l), static_cast<int>(msg.size()), msg.data());
+  else
+    std::fprintf(f, "[%8.3fs %-5s] %.*s\n", t, tag(l), static_cast<int>(msg.size()), msg.data());
+}
+}  // namespace
+
 void write(Level l, std::string_view msg) {
   double t = elapsed_seconds();
   std::lock_guard<std::mutex> lk(g_mu);
-  if (l >= g_level.load() && g_level.load() != Level::Quiet) {
-    std::fprintf(stderr, "[%8.3fs %-5s] %.*s\n", t, tag(l), static_cast<int>(msg.size()), msg.data());
-  }
+  if (l >= g_level.load() && g_level.load() != Level::Quiet) print_line(stderr, t, l, msg);
   if (g_file) {
-    std::fprintf(g_file, "[%8.3fs %-5s] %.*s\n", t, tag(l), static_cast<int>(msg.size()), msg.data());
+    print_line(g_file, t, l, msg);
     std::fflush(g_file);
   }
+}
+
+void write_file_only(Level l, std::string_view msg) {
+  double t = elapsed_seconds();
+  std::lock_guard<std::mutex> lk(g_mu);
+  if (!g_file) return;
+  print_line(g_file, t, l, msg);
+  std::fflush(g_file);
 }
 
 }  // namespace mlsys::log

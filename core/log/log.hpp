@@ -16,7 +16,12 @@ Level parse_level(std::string_view name);  // debug|info|warn|error|quiet
 // Also append every line (at any level >= debug) to this file; "" closes it.
 void set_file(const std::string& path);
 double elapsed_seconds();
+// Under an MPI launcher every line starts with the rank ("[r1    0.123s info ] ..."), so the
+// interleaved output of several ranks can be told apart; -1 (the default) prints no rank.
+void set_rank(int rank);
 void write(Level l, std::string_view msg);
+// Only into the log file (e.g. the error the app also prints on stderr, so run.log keeps it).
+void write_file_only(Level l, std::string_view msg);
 // True when stderr is a terminal (progress bars redraw in place only then).
 bool stderr_is_tty();
 

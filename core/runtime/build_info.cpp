@@ -32,9 +32,30 @@ bool built_with_mpi() {
 #endif
 }
 
+namespace {
+std::string& sha_store() {
+  static std::string sha = "unknown";
+  return sha;
+}
+}  // namespace
+
+void set_git_sha(std::string sha) { sha_store() = sha.empty() ? "unknown" : std::move(sha); }
+const std::string& git_sha() { return sha_store(); }
+
+std::string compiler_name() {
+#if defined(__clang__)
+  return std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("gcc ") + __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
 std::string build_info_text() {
   return fmt::format(
       "mlsys {}\n"
+      "  git:     {}\n"
       "  cuda:    {}\n"
       "  nccl:    {}\n"
       "  mpi:     {}\n"
@@ -42,10 +63,10 @@ std::string build_info_text() {
       "  threads: {} hardware threads\n"
       "  openmp:  OMP_WAIT_POLICY={}\n"
       "  compiler: {}\n",
-      MLSYS_VERSION, built_with_cuda() ? "yes" : "no (configure with -DMLSYS_WITH_CUDA=ON on a machine with nvcc)",
+      MLSYS_VERSION, git_sha(), built_with_cuda() ? "yes" : "no (configure with -DMLSYS_WITH_CUDA=ON on a machine with nvcc)",
       built_with_nccl() ? "yes" : "no", built_with_mpi() ? "yes" : "no (install libopenmpi-dev: scripts/setup)",
       openblas_get_config(), std::thread::hardware_concurrency(),
-      std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(libgomp default)", __VERSION__);
+      std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(libgomp default)", compiler_name());
 }
 
 }  // namespace mlsys

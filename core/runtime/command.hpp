@@ -51,5 +51,9 @@ struct CommandSpec {
 std::vector<config::Choice> mode_choices(const CommandSpec& cmd);
 // Runs the command: the mode named by mode_key's resolved value, or `run` when it has no modes.
 void run_command(const CommandSpec& cmd, RunContext& ctx);
+// run_command inside the run's frame: on success the context finishes (summary.json, the printed
+// summary) and 0 is returned; on failure the error goes into run.log, the folder is left
+// reusable, and the exception propagates for the app to map to its exit code.
+int execute_command(const CommandSpec& cmd, RunContext& ctx);
 
 }  // namespace mlsys

@@ -1,6 +1,7 @@
 #include "core/runtime/run_context.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -16,49 +17,63 @@ namespace mlsys {
 
 namespace fs = std::filesystem;
 
-static std::string timestamp() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
-
-static bool holds_run(const fs::path& dir) {
-  return fs::exists(dir / "config.yaml") || fs::exists(dir / "summary.json");
+static std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+                        std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
     : command_(std::move(command)), cfg_(std::move(cfg)), primary_(launcher_rank() <= 0) {
   const RunOptions& ro = run();
   log::set_level(log::parse_level(ro.log_level));
+  if (launcher_size() > 1) log::set_rank(launcher_rank());
   start_s_ = log::elapsed_seconds();
+  install_interrupt_handler();
   if (ro.out_dir.empty()) {
-    // Ranks cannot agree on a timestamped folder before MPI starts, and they must share one.
+    // Ranks cannot agree on a generated folder name before MPI starts, and they must share one.
     if (launcher_size() > 1)
       throw UsageError(fmt::format("started by an MPI launcher with {} processes: give --out DIR (run.out_dir) so "
                                    "every rank uses the same run folder",
                                    launcher_size()));
-    fs::path base = fs::path("results") / command_ / timestamp();
-    out_dir_ = base;
-    for (int i = 2; fs::exists(out_dir_); ++i) out_dir_ = base.string() + "-" + std::to_string(i);
+    folder_.emplace(RunFolder::claim_new(fs::path("results") / command_, command_));
+  } else if (primary_) {
+    std::vector<fs::path> inputs;
+    for (const auto& p : cfg_.path_values()) inputs.emplace_back(p);
+    folder_.emplace(RunFolder::claim(ro.out_dir, command_, ro.overwrite, inputs));
   } else {
-    out_dir_ = ro.out_dir;
-    if (primary_ && holds_run(out_dir_) && !ro.overwrite)
-      throw UsageError("output folder " + out_dir_.string() +
-                       " already holds a run; choose another --out or pass --set run.overwrite=true");
+    ensure_dir(ro.out_dir);  // rank 0 owns and locks the folder; the other ranks only add files
   }
-  ensure_dir(out_dir_);
-  write_text("config.yaml", "# resolved config of `mlsys " + command_ + "`; re-run with: mlsys " + command_ + " " +
-                                (out_dir_ / "config.yaml").string() + "\n" + cfg_.to_yaml_string());
+  out_dir_ = folder_ ? folder_->dir() : fs::path(ro.out_dir);
+  write_text("config.yaml", config_header());
   if (primary_) log::set_file((out_dir_ / "run.log").string());
   threads_ = set_thread_count(ro.threads);
-  install_interrupt_handler();
   log::info("mlsys {}: output in {} ({} threads, seed {})", command_, out_dir_.string(), threads_, ro.seed);
+  if (folder_ && !folder_->note().empty()) log::info("output folder: {}", folder_->note());
 }
 
-RunContext::~RunContext() { log::set_file(""); }
+// config.yaml: every resolved value, except that run.out_dir and run.overwrite are reset to their
+// defaults, so the re-run line printed at the top goes to a fresh folder and can never replace
+// this run (the folder and flag this run used are in the comment and in summary.json). The line
+// names this executable's path, so it works whatever PATH holds.
+std::string RunContext::config_header() const {
+  YAML::Node root = cfg_.to_yaml();
+  const RunOptions defaults;
+  for (const char* key : {"out_dir", "overwrite"}) root["run"][key] = run_section().find(key)->to_yaml(&defaults);
+  fs::path abs = fs::absolute(out_dir_).lexically_normal();
+  return "# mlsys " + command_ + ": the resolved config of the run in " + abs.string() +
+         " (run.out_dir and run.overwrite reset: a re-run goes to a new folder)\n" + "# re-run with: " +
+         shell_quote(self_executable()) + " " + command_ + " " + shell_quote((abs / "config.yaml").string()) + "\n" +
+         config::yaml_text(root);
+}
+
+RunContext::~RunContext() {
+  if (!finished_) fail("the run ended without finishing (an unexpected error escaped the command)");
+  log::set_file("");
+}
 
 bool RunContext::progress_enabled() const {
   const auto& p = run().progress;
@@ -80,23 +95,62 @@ void RunContext::write_table(const std::string& relative, const Table& t) const 
   write_file_atomic(path(relative), t.to_csv());
 }
 
+void RunContext::record_input(const std::string& key, const fs::path& path) { record_.record_input(key, path); }
+void RunContext::record_builtin_input(const std::string& key, const std::string& what) {
+  record_.record_builtin(key, what);
+}
+
 void RunContext::say(const std::string& line) { lines_.push_back(line); }
+
+void RunContext::claim_output_file(const std::string& key, const fs::path& file) const {
+  refuse_to_replace(file, run().overwrite, key);
+}
+
+void RunContext::write_summary(const std::string& status, const std::string& note) {
+  Json res = memory_report();
+  res["wall_seconds"] = log::elapsed_seconds() - start_s_;
+  res["threads"] = threads_;
+  summary_["resources"] = res;
+  summary_["run"] = record_.to_json(command_, status, seed(), threads_, out_dir_);
+  if (!note.empty()) summary_["run"]["stopped"] = note;
+  write_json("summary.json", summary_);
+  if (folder_) folder_->mark(status);
+}
 
 void RunContext::finish() {
   if (finished_) return;
   finished_ = true;
   if (!primary_) return;
-  Json res = memory_report();
-  res["wall_seconds"] = log::elapsed_seconds() - start_s_;
-  res["threads"] = threads_;
-  summary_["resources"] = res;
-  write_json("summary.json", summary_);
-  std::printf("== mlsys %s ==\n", command_.c_str());
+  const bool partial = interrupted();
+  write_summary(partial ? "interrupted" : "complete", partial ? "by a signal, at a safe point" : "");
+  if (partial) log::warn("interrupted: the results in {} are partial (summary.json: run.partial = true)", out_dir_.string());
+  std::printf("== mlsys %s%s ==\n", command_.c_str(), partial ? " (interrupted: partial results)" : "");
   for (const auto& l : lines_) std::printf("  %s\n", l.c_str());
   std::printf("  peak host memory %s, wall %.2f s\n", format_bytes(static_cast<double>(peak_rss_bytes())).c_str(),
-              res["wall_seconds"].as_number());
+              summary_["resources"]["wall_seconds"].as_number());
   std::printf("  results: %s\n", out_dir_.string().c_str());
   std::fflush(stdout);
+}
+
+void RunContext::finish_interrupted(const std::string& message) {
+  if (finished_) return;
+  finished_ = true;
+  if (!primary_) return;
+  write_summary("interrupted", "by a signal: " + message);
+  log::warn("run stopped by a signal ({}); partial results in {}", message, out_dir_.string());
+}
+
+void RunContext::fail(const std::string& message) {
+  if (finished_) return;
+  finished_ = true;
+  if (!primary_) return;
+  log::write_file_only(log::Level::Error, "mlsys: error: " + message);
+  log::write_file_only(log::Level::Error, "run failed; this folder holds no results and a re-run may reuse it");
+  try {
+    if (folder_) folder_->mark("failed", message);
+  } catch (const std::exception& e) {
+    log::write_file_only(log::Level::Error, std::string("could not mark the folder failed: ") + e.what());
+  }
 }
 
 bool RunContext::stop_requested() { return interrupted(); }

@@ -1,12 +1,15 @@
 #pragma once
 // Everything a command run needs from the frame: the resolved config, its output folder (created
 // up front, config.yaml written first so every run can be re-run as is), the seed, a summary to
-// fill, and atomic writers for results.
+// fill, a record of the inputs it read, and atomic writers for results.
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "core/config/resolve.hpp"
+#include "core/runtime/run_folder.hpp"
 #include "core/runtime/run_options.hpp"
+#include "core/runtime/run_record.hpp"
 #include "core/runtime/table.hpp"
 #include "core/util/json.hpp"
 
@@ -14,9 +17,12 @@ namespace mlsys {
 
 class RunContext {
  public:
-  // Creates the output folder (refusing to reuse one that holds a run unless run.overwrite),
-  // writes config.yaml, opens run.log, applies threads and log level.
+  // Claims the output folder (core/runtime/run_folder.hpp: locked for this run; a folder holding
+  // another run or unrelated files is refused unless run.overwrite), writes config.yaml, opens
+  // run.log, applies threads and log level, and installs the SIGINT/SIGTERM handler.
   RunContext(std::string command, config::ResolvedConfig cfg);
+  // A context that was neither finished nor failed (an exception escaped past the app) marks
+  // its run failed.
   ~RunContext();
 
   const std::string& command() const { return command_; }
@@ -39,22 +45,45 @@ class RunContext {
   void write_json(const std::string& relative, const Json& j) const;
   void write_table(const std::string& relative, const Table& t) const;
 
-  // Results of the run; written to summary.json by finish() with a "resources" object added
-  // (wall time, peak host memory, pool statistics), which is the only non-deterministic part.
+  // The input files the run actually read, listed in summary.json under run.inputs with path,
+  // size and content hash: call it with the file (or folder) a reader opened, under a stable key
+  // ("trace", "graph", "throughputs"). An input that came from no file is recorded as builtin.
+  void record_input(const std::string& key, const std::filesystem::path& path);
+  void record_builtin_input(const std::string& key, const std::string& what);
+
+  // For an explicit output file the user named (e.g. tracegen.out): refuses to replace an existing
+  // file unless run.overwrite, with a ConfigError naming `key`.
+  void claim_output_file(const std::string& key, const std::filesystem::path& file) const;
+
+  // Results of the run; written to summary.json by finish() with a "resources" object (wall
+  // time, peak host memory, pool statistics) and a "run" object (build, command line, host,
+  // times, inputs, status), the only non-deterministic parts.
   Json& summary() { return summary_; }
   // Lines printed to stdout at the end (the short human summary).
   void say(const std::string& line);
-  // Writes summary.json and prints the summary lines and where results were written.
+  // Writes summary.json and prints the summary lines and where results were written. After an
+  // interrupt (stop_requested()) the summary is marked partial: run.status = interrupted.
   void finish();
+  // The command stopped by an exception after an interrupt: writes what the summary holds, marked
+  // partial, and logs `message`.
+  void finish_interrupted(const std::string& message);
+  // The run failed with `message`: it goes into run.log (the app prints it on stderr) and the
+  // folder is marked failed, so the re-run line works there without --overwrite.
+  void fail(const std::string& message);
 
-  // Helper for commands that must stop on SIGINT after saving state.
+  // True once SIGINT or SIGTERM arrived: long loops stop at a safe point (saving state when they
+  // can) and return, or throw mlsys::Interrupted. A second signal exits at once (code 130).
   static bool stop_requested();
 
  private:
+  std::string config_header() const;
+  void write_summary(const std::string& status, const std::string& note);
   std::string command_;
   config::ResolvedConfig cfg_;
+  std::optional<RunFolder> folder_;
   std::filesystem::path out_dir_;
   Json summary_ = Json::object();
+  RunRecord record_;
   std::vector<std::string> lines_;
   int threads_ = 1;
   double start_s_ = 0;

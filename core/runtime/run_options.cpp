@@ -4,8 +4,8 @@ namespace mlsys {
 
 const config::Section<RunOptions>& run_section() {
   static const config::Section<RunOptions> s("run", "Settings every command shares", [](auto& s) {
-    s.field("seed", &RunOptions::seed, "Random seed; the same seed and config reproduce a run (--seed)")
-        .range(0, 9007199254740992.0);
+    s.field("seed", &RunOptions::seed, "Random seed, any unsigned 64-bit integer; the same seed and config reproduce a run (--seed)")
+        .min(0);
     s.field("out_dir", &RunOptions::out_dir, "Output folder; empty means results/<command>/<timestamp> (--out)");
     s.field("threads", &RunOptions::threads, "Worker threads for kernels and sweeps; 0 uses every core").range(0, 1024);
     s.field("log_level", &RunOptions::log_level, "Console verbosity (-v = debug, -q = warn)")

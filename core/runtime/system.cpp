@@ -13,6 +13,10 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <ctime>
+
+#include "core/util/error.hpp"
+#include "core/util/fs.hpp"
 
 extern "C" void openblas_set_num_threads(int);
 
@@ -44,13 +48,31 @@ int g_next_reporter = 0;
 std::atomic<bool> g_interrupted{false};
 std::atomic<int> g_threads{1};
 
-extern "C" void on_sigint(int) {
+std::atomic<int64_t> g_first_signal_ns{0};
+
+int64_t monotonic_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);  // async-signal-safe
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// Async-signal-safe only: atomics, clock_gettime, write, unlink, _exit.
+extern "C" void on_stop_signal(int sig) {
   if (g_interrupted.exchange(true)) {
-    std::signal(SIGINT, SIG_DFL);
-    std::raise(SIGINT);
+    // One stop often arrives more than once within microseconds: `timeout` signals the command and
+    // then its process group, a terminal's Ctrl-C reaches mpirun and every rank, which mpirun then
+    // signals again. Only a signal well after the first means "stop now".
+    if (monotonic_ns() - g_first_signal_ns.load() < kRepeatedSignalWindowNs) return;
+    remove_registered_temporaries();
+    const char msg[] = "\nmlsys: second interrupt: temporary files removed, exiting now (code 130)\n";
+    (void)!::write(2, msg, sizeof msg - 1);
+    ::_exit(kExitInterrupted);
   }
-  const char msg[] = "\nmlsys: interrupt received; finishing the current step and saving state (Ctrl-C again to abort)\n";
-  (void)!::write(2, msg, sizeof msg - 1);
+  g_first_signal_ns = monotonic_ns();
+  const char term[] = "\nmlsys: SIGTERM received; finishing the current step and saving state (signal again to abort)\n";
+  const char intr[] = "\nmlsys: interrupt received; finishing the current step and saving state (Ctrl-C again to abort)\n";
+  if (sig == SIGTERM) (void)!::write(2, term, sizeof term - 1);
+  else (void)!::write(2, intr, sizeof intr - 1);
 }
 }  // namespace
 
@@ -70,24 +92,33 @@ Json memory_report() {
   Json out = Json::object();
   out["peak_host_rss_bytes"] = peak_rss_bytes();
   std::lock_guard<std::mutex> lk(g_mem_mu);
-  // By name: ranks register their pools in whatever order their threads start, and summary.json
-  // must not depend on that.
-  std::map<std::string, Json> by_name;
-  for (auto& [id, r] : g_reporters) by_name[r.first] = r.second();
+  // By name, not registration order: rank threads register their pools in a racy order, and
+  // summary.json must not change between two runs of the same config.
+  std::vector<std::pair<std::string, const std::function<Json()>*>> sorted;
+  for (auto& [id, r] : g_reporters) sorted.emplace_back(r.first, &r.second);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   Json pools = Json::object();
-  for (auto& [name, report] : by_name) pools[name] = std::move(report);
+  for (auto& [name, report] : sorted) pools[name] = (*report)();
   out["pools"] = pools;
   return out;
 }
 
 void install_interrupt_handler() {
   struct sigaction sa {};
-  sa.sa_handler = on_sigint;
+  sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
 }
 bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }
 void clear_interrupt() { g_interrupted = false; }
+
+std::string self_executable() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "mlsys";
+  return std::string(buf, static_cast<size_t>(n));
+}
 
 int set_thread_count(int threads) {
   int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

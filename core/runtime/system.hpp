@@ -19,11 +19,18 @@ void unregister_memory_reporter(int id);
 // {"peak_host_rss_bytes": ..., "pools": {name: {...}}}
 Json memory_report();
 
-// First SIGINT sets a flag that long loops poll (so they can checkpoint and exit cleanly); a
-// second SIGINT terminates at once.
+// SIGINT and SIGTERM (what SLURM, Kubernetes and `timeout` send) are handled alike: the first sets
+// a flag that long loops poll (RunContext::stop_requested) so they can save state and stop at a
+// safe point; a second one, at least kRepeatedSignalWindowNs later (copies of the first that
+// `timeout` or mpirun deliver within microseconds do not count), removes the registered
+// temporaries (core/util/fs.hpp) and exits at once with kExitInterrupted (130).
+inline constexpr int64_t kRepeatedSignalWindowNs = 500'000'000;
 void install_interrupt_handler();
 bool interrupted();
 void clear_interrupt();  // for tests
+
+// Absolute path of the running executable (/proc/self/exe), or "mlsys" when it cannot be read.
+std::string self_executable();
 
 // Applies a thread count (0 = all cores) to OpenMP and OpenBLAS; returns the count used.
 int set_thread_count(int threads);

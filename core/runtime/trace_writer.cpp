@@ -2,10 +2,35 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <chrono>
+
+#include "core/comm/communicator.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/json.hpp"
+#include "core/util/strings.hpp"
 
 namespace mlsys {
+
+double steady_clock_us() {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+namespace {
+std::atomic<double>& origin() {
+  static std::atomic<double> o{steady_clock_us()};
+  return o;
+}
+const bool g_origin_at_start = (origin(), true);  // fix the default origin when the library loads
+}  // namespace
+
+double trace_origin_us() { return origin().load(); }
+double trace_clock_us() { return steady_clock_us() - origin().load(); }
+
+void align_trace_clock(comm::Communicator& c) {
+  c.barrier();
+  origin().store(steady_clock_us());
+}
 
 void TraceWriter::name_track(int pid, int tid, const std::string& process_name, const std::string& thread_name) {
   std::lock_guard<std::mutex> lk(mu_);
@@ -52,5 +77,29 @@ std::string TraceWriter::to_json() const {
 }
 
 void TraceWriter::write(const std::string& path) const { write_file_atomic(path, to_json()); }
+
+void TraceWriter::gather(comm::Communicator& c, int root) {
+  std::string mine;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    for (const auto& e : events_) {
+      mine += e;
+      mine += '\n';  // events are single-line JSON objects
+    }
+  }
+  std::vector<uint64_t> sizes = c.all_gather_value<uint64_t>(mine.size());
+  if (c.rank() != root) {
+    if (!mine.empty()) c.send(mine.data(), mine.size(), root, 7301);
+    return;
+  }
+  for (int r = 0; r < c.size(); ++r) {
+    if (r == root || sizes[static_cast<size_t>(r)] == 0) continue;
+    std::string theirs(sizes[static_cast<size_t>(r)], '\0');
+    c.recv(theirs.data(), theirs.size(), r, 7301);
+    std::lock_guard<std::mutex> lk(mu_);
+    for (auto& line : split(theirs, '\n'))
+      if (!line.empty()) events_.push_back(std::move(line));
+  }
+}
 
 }  // namespace mlsys

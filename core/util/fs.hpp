@@ -1,17 +1,59 @@
 #pragma once
-// File helpers. Every output file mlsys writes goes through write_file_atomic so an interrupted
-// run never leaves a half-written result (temp file in the same folder + rename).
+// File helpers. Every output file mlsys writes goes through write_file_atomic (or a TempFile) so an
+// interrupted run never leaves a half-written result (temp file in the same folder + rename).
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <string_view>
 
 namespace mlsys {
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
-// Reads a whole file (transparently gunzips *.gz). Throws mlsys::Error naming the path.
-std::string read_file(const std::filesystem::path& path);
+
+// A new file beside `target` for writing it atomically. It is created with O_CREAT | O_EXCL |
+// O_NOFOLLOW under a random name (".<name>.<16 hex digits>.tmp"), so a planted file or symlink is
+// never followed or reused, and registered so that a second interrupt removes it before exiting.
+// commit() renames it over `target`; the destructor removes it when it was not committed.
+class TempFile {
+ public:
+  explicit TempFile(const std::filesystem::path& target);
+  ~TempFile();
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  // Appends bytes. Throws mlsys::Error naming the file (disk full, I/O error).
+  void write(std::string_view bytes);
+  void commit();
+  const std::filesystem::path& path() const { return tmp_; }
+  const std::filesystem::path& target() const { return target_; }
+
+ private:
+  std::filesystem::path target_, tmp_;
+  int fd_ = -1;
+  int slot_ = -1;
+  bool committed_ = false;
+};
+
+// Removes every registered temporary file. Async-signal-safe: the interrupt handler calls it.
+void remove_registered_temporaries() noexcept;
+// Number of temporaries now registered (tests).
+int registered_temporaries();
+
+// An explicit output file a user named (e.g. tracegen.out) is replaced only with --overwrite:
+// throws ConfigError naming `key` and the path when it exists and `overwrite` is false.
+void refuse_to_replace(const std::filesystem::path& path, bool overwrite, const std::string& key);
+
+inline constexpr uint64_t kNoSizeLimit = std::numeric_limits<uint64_t>::max();
+
+// Reads a whole file (transparently gunzips *.gz). Throws mlsys::Error naming the path: missing,
+// a folder or a device, larger than `max_bytes` (after decompression), or too big for memory.
+std::string read_file(const std::filesystem::path& path, uint64_t max_bytes = kNoSizeLimit);
 void ensure_dir(const std::filesystem::path& dir);
-// Directory holding shared real data ($MLSYS_DATA_DIR), or "" when unset/missing.
+// Directory holding shared real data ($MLSYS_DATA_DIR), or "" when unset; a set variable that
+// names no folder is a ConfigError, never treated as unset.
 std::filesystem::path data_dir();
+// 16 random hex digits from the kernel's generator (unique names for folders and temporaries).
+std::string random_hex_suffix();
 
 }  // namespace mlsys

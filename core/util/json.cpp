@@ -13,8 +13,29 @@ bool Json::as_bool() const {
   return std::get<bool>(v_);
 }
 double Json::as_number() const {
-  if (!is_number()) throw Error("JSON value is not a number");
-  return std::get<double>(v_);
+  if (const auto* i = std::get_if<int64_t>(&v_)) return static_cast<double>(*i);
+  if (const auto* u = std::get_if<uint64_t>(&v_)) return static_cast<double>(*u);
+  if (const auto* d = std::get_if<double>(&v_)) return *d;
+  throw Error("JSON value is not a number");
+}
+
+int64_t Json::as_int() const {
+  if (const auto* i = std::get_if<int64_t>(&v_)) return *i;
+  if (std::holds_alternative<uint64_t>(v_)) throw Error("JSON integer does not fit in a signed 64-bit integer");
+  double d = as_number();
+  if (!(d >= -9.2233720368547758e18 && d < 9.2233720368547758e18)) throw Error("JSON number is out of integer range");
+  return static_cast<int64_t>(d);
+}
+
+uint64_t Json::as_uint() const {
+  if (const auto* u = std::get_if<uint64_t>(&v_)) return *u;
+  if (const auto* i = std::get_if<int64_t>(&v_)) {
+    if (*i < 0) throw Error("JSON integer is negative where an unsigned one is needed");
+    return static_cast<uint64_t>(*i);
+  }
+  double d = as_number();
+  if (!(d >= 0 && d < 1.8446744073709552e19)) throw Error("JSON number is out of unsigned integer range");
+  return static_cast<uint64_t>(d);
 }
 const std::string& Json::as_string() const {
   if (!is_string()) throw Error("JSON value is not a string");
@@ -61,10 +82,36 @@ size_t Json::size() const {
   return 0;
 }
 
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 when the bytes there are not one.
+size_t utf8_sequence(std::string_view s, size_t i) {
+  auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  size_t n;
+  unsigned cp;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) n = 2, cp = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF) n = 3, cp = c & 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4) n = 4, cp = c & 0x07;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i + k) & 0x3F);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;  // overlong, too big
+  if (cp >= 0xD800 && cp <= 0xDFFF) return 0;                                              // surrogates
+  return n;
+}
+
+}  // namespace
+
 std::string json_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
-  for (char c : s) {
+  for (size_t i = 0; i < s.size();) {
+    char c = s[i];
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -76,10 +123,15 @@ std::string json_escape(std::string_view s) {
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           out += buf;
+        } else if (size_t n = utf8_sequence(s, i); n == 0) {
+          out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER for one invalid byte
         } else {
-          out += c;
+          out.append(s.substr(i, n));
+          i += n;
+          continue;
         }
     }
+    ++i;
   }
   return out;
 }
@@ -104,7 +156,9 @@ void Json::dump_to(std::string& out, int indent, int depth) const {
   };
   if (is_null()) out += "null";
   else if (is_bool()) out += std::get<bool>(v_) ? "true" : "false";
-  else if (is_number()) out += format_number(std::get<double>(v_));
+  else if (const auto* i = std::get_if<int64_t>(&v_)) out += std::to_string(*i);
+  else if (const auto* u = std::get_if<uint64_t>(&v_)) out += std::to_string(*u);
+  else if (const auto* d = std::get_if<double>(&v_)) out += format_number(*d);
   else if (is_string()) {
     out += '"';
     out += json_escape(std::get<std::string>(v_));
@@ -179,7 +233,7 @@ class Parser {
     return false;
   }
   Json parse_value(int depth) {
-    if (depth > 200) fail("nesting too deep");
+    if (depth > Json::kMaxDepth) fail("nesting deeper than " + std::to_string(Json::kMaxDepth) + " levels");
     skip_ws();
     if (pos_ >= s_.size()) fail("unexpected end of input");
     char c = s_[pos_];
@@ -198,9 +252,19 @@ class Parser {
     while (pos_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '.' ||
                                 s_[pos_] == 'e' || s_[pos_] == 'E' || s_[pos_] == '+' || s_[pos_] == '-'))
       ++pos_;
+    std::string_view text = s_.substr(start, pos_ - start);
+    // Integer literals stay exact (int64, or uint64 when positive and larger); "-0" stays a double.
+    if (text.find_first_of(".eE") == std::string_view::npos && text != "-0") {
+      int64_t i = 0;
+      auto ri = std::from_chars(text.data(), text.data() + text.size(), i);
+      if (ri.ec == std::errc() && ri.ptr == text.data() + text.size()) return Json(i);
+      uint64_t u = 0;
+      auto ru = std::from_chars(text.data(), text.data() + text.size(), u);
+      if (ru.ec == std::errc() && ru.ptr == text.data() + text.size()) return Json(static_cast<unsigned long long>(u));
+    }
     double x = 0;
-    auto res = std::from_chars(s_.data() + start, s_.data() + pos_, x);
-    if (res.ec != std::errc() || res.ptr != s_.data() + pos_) {
+    auto res = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (res.ec != std::errc() || res.ptr != text.data() + text.size()) {
       pos_ = start;
       fail("bad number");
     }
@@ -259,10 +323,14 @@ class Parser {
         case 't': out += '\t'; break;
         case 'u': {
           unsigned cp = parse_hex4();
-          if (cp >= 0xD800 && cp < 0xDC00 && consume("\\u")) {
+          if (cp >= 0xD800 && cp < 0xDC00 && s_.substr(pos_, 2) == "\\u") {
+            size_t save = pos_;
+            pos_ += 2;
             unsigned lo = parse_hex4();
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            if (lo >= 0xDC00 && lo < 0xE000) cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            else pos_ = save;  // not a pair: the high half alone is replaced below
           }
+          if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD;  // a lone surrogate is not a character
           append_utf8(out, cp);
           break;
         }

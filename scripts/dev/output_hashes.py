@@ -8,8 +8,11 @@
 What runs: every command's quickstart (scripts/quickstart), every repro script (scripts/repro/*.sh;
 sylvie at 20 epochs), and every shipped config under configs/<command>/ in its own mode. Outputs
 are normalized before hashing: CSV columns and JSON keys that differ between two runs of the same
-build (wall times, peak memory, paths of temporary folders) are left out, as are run.log and
-trace.json; everything else must match byte for byte. Needs ../shared/data (or MLSYS_DATA_DIR).
+build (wall times, peak memory, paths of temporary folders) are left out, as are run.log,
+trace.json and summary.json's "run" object (the run record: build, git commit, host, clock times,
+command line and input hashes, which describe the run rather than its results); the output folder
+and the mlsys executable's path are written as <OUT> and <MLSYS>; everything else must match byte
+for byte. Needs ../shared/data (or MLSYS_DATA_DIR).
 The manifest lives in tests/golden/output_hashes.json; a deliberate change of an output is
 re-recorded in the commit that makes it, with the reason in the commit message.
 """
@@ -26,6 +29,11 @@ import tempfile
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SKIP_FILES = {"run.log", "trace.json"}
 SKIP_SUFFIXES = (".bin", ".mlsg", ".prior", ".tmp")
+# summary.json's run record (core/runtime/run_record.hpp): never hashed, so adding or changing
+# record fields (or a new commit's git sha) is not an output change.
+RECORD_KEY = "run"
+# The mlsys executable's path, replaced by <MLSYS> (config.yaml's re-run line names it).
+BINARY = None
 
 
 def runs(mlsys, out):
@@ -70,9 +78,15 @@ OUT_ROOT = None
 def read_text(path):
     with open(path, "rb") as fh:
         data = fh.read()
+    if BINARY:
+        data = data.replace(BINARY.encode(), b"<MLSYS>")
     if OUT_ROOT:
         data = data.replace(OUT_ROOT.encode(), b"<OUT>")
     return data
+
+
+def is_record(path, key):
+    return os.path.basename(path) == "summary.json" and (key == RECORD_KEY or key.startswith(RECORD_KEY + "."))
 
 
 def load_csv(path):
@@ -107,7 +121,7 @@ def view(path, drop):
             w.writerow([r[i] for i in keep if i < len(r)])
         return buf.getvalue().encode()
     if path.endswith(".json"):
-        items = [(k, v) for k, v in flatten(load_json(path)) if k not in drop]
+        items = [(k, v) for k, v in flatten(load_json(path)) if k not in drop and not is_record(path, k)]
         return json.dumps(items).encode()
     return read_text(path)
 
@@ -118,7 +132,7 @@ def units(path):
         rows = load_csv(path)
         return rows[0] if rows else []
     if path.endswith(".json"):
-        return [k for k, _ in flatten(load_json(path))]
+        return [k for k, _ in flatten(load_json(path)) if not is_record(path, k)]
     return []
 
 
@@ -211,7 +225,9 @@ def check(mlsys, manifest):
 def main():
     if len(sys.argv) < 2 or sys.argv[1] not in ("record", "check"):
         sys.exit(__doc__)
+    global BINARY
     mlsys = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "build", "bin", "mlsys"))
+    BINARY = os.path.realpath(mlsys)
     manifest = sys.argv[3] if len(sys.argv) > 3 else os.path.join(ROOT, "tests", "golden", "output_hashes.json")
     if sys.argv[1] == "record":
         record(mlsys, manifest)

@@ -206,3 +206,38 @@ TEST_CASE("config: help and markdown list every key with type, default and allow
   CHECK(help.find("one of: fifo, sjf, srtf") != std::string::npos);
   CHECK(md.find("| `demo.load` | float | `1` | [0.01, 10] | Load factor |") != std::string::npos);
 }
+
+TEST_CASE("config: a repeated key is an error naming both lines, at any depth") {
+  test::TempDir dir("dup");
+  test::write_text(dir / "a.yaml", "demo:\n  load: 2\n  jobs: 5\n  load: 3\n");
+  auto err = error_of([&] { resolve(sections(), {(dir / "a.yaml").string()}, {}); });
+  CHECK(err.find("a.yaml:4:3: duplicate key 'demo.load' (also at line 2)") != std::string::npos);
+  test::write_text(dir / "b.yaml", "demo:\n  jobs: 5\ndemo:\n  load: 3\n");
+  err = error_of([&] { resolve(sections(), {(dir / "b.yaml").string()}, {}); });
+  CHECK(err.find("b.yaml:3:1: duplicate key 'demo' (also at line 1)") != std::string::npos);
+  test::write_text(dir / "c.yaml", "demo:\n  topology:\n    racks:\n      - {name: r1, name: r2}\n");
+  err = error_of([&] { resolve(sections(), {(dir / "c.yaml").string()}, {}); });
+  CHECK(err.find("duplicate key 'demo.topology.racks[0].name'") != std::string::npos);
+}
+
+TEST_CASE("config: unsigned 64-bit keys take the whole range exactly and refuse negatives") {
+  struct Seeded {
+    uint64_t seed = 1;
+  };
+  static const Section<Seeded> seeded("s", "seeds", [](auto& s) { s.field("seed", &Seeded::seed, "seed").min(0); });
+  auto cfg = resolve({&seeded}, {}, {"s.seed=18446744073709551615"});
+  CHECK(cfg.get(seeded).seed == 18446744073709551615ULL);
+  CHECK(resolve({&seeded}, {}, {"s.seed=9007199254740993"}).get(seeded).seed == 9007199254740993ULL);
+  CHECK(cfg.to_yaml_string().find("seed: 18446744073709551615") != std::string::npos);
+  CHECK(error_of([] { resolve({&seeded}, {}, {"s.seed=-1"}); }).find("non-negative") != std::string::npos);
+  CHECK(error_of([] { resolve({&seeded}, {}, {"s.seed=18446744073709551616"}); }).find("out of range") !=
+        std::string::npos);
+}
+
+TEST_CASE("config: an include the file system cannot look up is a ConfigError, not a crash (fuzz finding)") {
+  std::string name(5000, 'x');
+  auto err = error_of([&] { Resolver r(sections()); r.apply_text("include: " + name + "\n", "f.yaml"); });
+  CHECK(err.find("f.yaml:1:10: included file not found") != std::string::npos);
+  err = error_of([&] { resolve(sections(), {std::string(5000, 'y') + ".yaml"}, {}); });
+  CHECK(err.find("config file not found") != std::string::npos);
+}

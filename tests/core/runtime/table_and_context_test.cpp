@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/system.hpp"
 #include "core/runtime/table.hpp"
@@ -52,4 +54,19 @@ TEST_CASE("system: memory report lists registered pools") {
   unregister_memory_reporter(id);
   CHECK(memory_report().find("pools")->find("test_pool") == nullptr);
   CHECK(peak_rss_bytes() >= current_rss_bytes() / 2);
+}
+
+TEST_CASE("system: memory report lists pools by name, whatever order threads registered them in") {
+  int b = register_memory_reporter("zz.rank1", [] { return Json(1); });
+  int a = register_memory_reporter("zz.rank0", [] { return Json(0); });
+  std::vector<std::string> names;
+  const Json report = memory_report();
+  for (const auto& [k, v] : report.find("pools")->as_object()) names.push_back(k);
+  auto r0 = std::find(names.begin(), names.end(), "zz.rank0"), r1 = std::find(names.begin(), names.end(), "zz.rank1");
+  REQUIRE(r0 != names.end());
+  REQUIRE(r1 != names.end());
+  CHECK(r0 < r1);
+  CHECK(std::is_sorted(names.begin(), names.end()));
+  unregister_memory_reporter(a);
+  unregister_memory_reporter(b);
 }

@@ -1,5 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "core/comm/factory.hpp"
 #include "core/runtime/trace_writer.hpp"
 #include "core/util/json.hpp"
 #include "tests/common/test_util.hpp"
@@ -39,4 +44,34 @@ TEST_CASE("trace writer: Chrome trace JSON parses back with spans, instants and 
   CHECK(instants == 1);
   CHECK(meta == 2);
   CHECK(ev[1].find("args")->find("name")->as_string() == "compute \"main\"");
+}
+
+TEST_CASE("trace: ranks align their clocks at a barrier and gather one trace at the root") {
+  mlsys::CommOptions o;
+  o.world_size = 3;
+  mlsys::TraceWriter root_trace;
+  std::vector<double> origins(3);
+  mlsys::comm::run_inproc(3, o, [&](mlsys::comm::Communicator& c) {
+    // Ranks start at different moments, as processes do.
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 * c.rank()));
+    mlsys::TraceWriter local;
+    mlsys::TraceWriter& t = c.rank() == 0 ? root_trace : local;
+    t.name_track(c.rank(), 0, "rank " + std::to_string(c.rank()), "main");
+    t.span(c.rank(), 0, "work", 10.0 * c.rank(), 5);
+    mlsys::align_trace_clock(c);
+    origins[static_cast<size_t>(c.rank())] = mlsys::trace_origin_us();
+    t.gather(c, 0);
+    if (c.rank() != 0) CHECK(t.size() == 3);  // the others keep their own events
+  });
+  // One process here, so the aligned origins are the same moment within the barrier's release.
+  CHECK(std::abs(origins[0] - origins[2]) < 5000);
+  CHECK(mlsys::trace_clock_us() >= 0);
+  auto j = mlsys::Json::parse(root_trace.to_json());
+  int spans[3] = {0, 0, 0};
+  for (const auto& e : j.find("traceEvents")->as_array())
+    if (e.find("ph")->as_string() == "X") spans[e.find("pid")->as_int()]++;
+  CHECK(spans[0] == 1);
+  CHECK(spans[1] == 1);
+  CHECK(spans[2] == 1);
+  CHECK(root_trace.size() == 9);
 }

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <climits>
+
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/json.hpp"
@@ -60,4 +62,71 @@ TEST_CASE("fs: atomic write leaves no temp file and replaces content, gz read") 
   auto r = test::run_shell("printf 'hello gz' | gzip > '" + (dir / "h.gz").string() + "'");
   REQUIRE(r.exit_code == 0);
   CHECK(read_file(dir / "h.gz") == "hello gz");
+}
+
+TEST_CASE("fs: MLSYS_DATA_DIR naming no folder is an error, never treated as unset") {
+  const char* old = std::getenv("MLSYS_DATA_DIR");
+  std::string saved = old ? old : "";
+  setenv("MLSYS_DATA_DIR", "/nonexistent/mlsys-data", 1);
+  CHECK_THROWS_WITH_AS(data_dir(), doctest::Contains("MLSYS_DATA_DIR=/nonexistent/mlsys-data is not a folder"),
+                       ConfigError);
+  setenv("MLSYS_DATA_DIR", "", 1);
+  CHECK(data_dir().empty());
+  if (old) setenv("MLSYS_DATA_DIR", saved.c_str(), 1);
+  else unsetenv("MLSYS_DATA_DIR");
+}
+
+TEST_CASE("json: 64-bit integers stay exact through parse and dump (2^53 + 1, 2^64 - 1, INT64_MIN)") {
+  Json j = Json::parse(R"({"a":9007199254740993,"b":18446744073709551615,"c":-9223372036854775808,"d":1.5,"e":-0})");
+  CHECK(j.find("a")->is_integer());
+  CHECK(j.find("a")->as_int() == 9007199254740993LL);
+  CHECK(j.find("b")->as_uint() == 18446744073709551615ULL);
+  CHECK(j.find("c")->as_int() == INT64_MIN);
+  CHECK_FALSE(j.find("d")->is_integer());
+  CHECK(j.dump() == R"({"a":9007199254740993,"b":18446744073709551615,"c":-9223372036854775808,"d":1.5,"e":-0})");
+  CHECK(Json(uint64_t{18446744073709551615ULL}).dump() == "18446744073709551615");
+  CHECK(Json(int64_t{9007199254740993}).dump() == "9007199254740993");
+  CHECK(Json(size_t{3}).as_int() == 3);
+  CHECK_THROWS_AS(j.find("b")->as_int(), Error);
+  CHECK_THROWS_AS(Json(-1).as_uint(), Error);
+  // Beyond 64 bits an integer literal is a double, as before.
+  CHECK(Json::parse("123456789012345678901234567890").as_number() == doctest::Approx(1.2345678901234568e29));
+}
+
+TEST_CASE("json: output is valid UTF-8 whatever bytes a string holds") {
+  CHECK(json_escape("caf\xc3\xa9") == "caf\xc3\xa9");                   // valid 2-byte sequence kept
+  CHECK(json_escape("\xf0\x9f\x98\x80") == "\xf0\x9f\x98\x80");          // valid 4-byte sequence kept
+  CHECK(json_escape("a\xff" "b") == "a\xef\xbf\xbd" "b");                // stray byte replaced
+  CHECK(json_escape("\xc3") == "\xef\xbf\xbd");                          // truncated sequence
+  CHECK(json_escape("\xc0\xaf") == "\xef\xbf\xbd\xef\xbf\xbd");          // overlong '/'
+  CHECK(json_escape("\xed\xa0\x80") == "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");  // UTF-16 surrogate
+  CHECK(json_escape("\xf4\x90\x80\x80").find("\xef\xbf\xbd") == 0);     // above U+10FFFF
+  // A lone \ud800 escape parses to U+FFFD, not to invalid bytes.
+  CHECK(Json::parse(R"("\ud800x")").as_string() == "\xef\xbf\xbdx");
+  CHECK(Json::parse(R"("\ud83d\ude00")").as_string() == "\xf0\x9f\x98\x80");
+  // Whatever goes in, the dump parses back (what every JSON reader needs).
+  std::string bytes;
+  for (int i = 1; i < 256; ++i) bytes += static_cast<char>(i);
+  Json j = Json::object();
+  j["log"] = bytes;
+  std::string out = j.dump();
+  CHECK_NOTHROW(Json::parse(out));
+}
+
+TEST_CASE("json: nesting is capped at kMaxDepth with a clear error") {
+  std::string ok(Json::kMaxDepth, '[');
+  ok += std::string(Json::kMaxDepth, ']');
+  CHECK_NOTHROW(Json::parse(ok));
+  std::string deep(Json::kMaxDepth + 2, '[');
+  deep += std::string(Json::kMaxDepth + 2, ']');
+  CHECK_THROWS_WITH_AS(Json::parse(deep), doctest::Contains("nesting deeper than"), Error);
+  CHECK_THROWS_AS(Json::parse(std::string(1000000, '{')), Error);
+}
+
+TEST_CASE("error: reading() names the input when a reader runs out of memory or hits a stream error") {
+  CHECK_THROWS_WITH_AS(reading("trace big.csv", []() -> int { throw std::bad_alloc(); }),
+                       doctest::Contains("out of memory while reading trace big.csv"), Error);
+  CHECK_THROWS_WITH_AS(reading("graph g", []() -> int { throw std::ios_base::failure("bad file"); }),
+                       doctest::Contains("cannot read graph g"), Error);
+  CHECK(reading("x", [] { return 7; }) == 7);
 }

@@ -1,0 +1,22 @@
+# Extra registrations for test_cli (included from tests/CMakeLists.txt, so CMAKE_CURRENT_SOURCE_DIR
+# is tests/). Packaging (#15.3): the installed tree runs from anywhere; find_package(mlsys) works
+# for an outside project; the .deb unpacks and runs.
+set(MLSYS_TEST_TMP ${PROJECT_BINARY_DIR}/test_tmp)
+add_test(NAME cli/install_tree
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/install_test.sh ${PROJECT_BINARY_DIR}
+                 ${MLSYS_TEST_TMP}/prefix ${MLSYS_TEST_TMP}/install_run)
+set_tests_properties(cli/install_tree PROPERTIES FIXTURES_SETUP mlsys_prefix TIMEOUT 600)
+add_test(NAME cli/find_package_consumer
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/consumer_test.sh ${PROJECT_SOURCE_DIR}
+                 ${MLSYS_TEST_TMP}/prefix ${MLSYS_TEST_TMP}/consumer)
+set_tests_properties(cli/find_package_consumer PROPERTIES FIXTURES_REQUIRED mlsys_prefix TIMEOUT 600
+                     PASS_REGULAR_EXPRESSION "consumer: simulate")
+add_test(NAME cli/deb_package
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/deb_test.sh ${PROJECT_BINARY_DIR} ${MLSYS_TEST_TMP}/deb)
+set_tests_properties(cli/deb_package PROPERTIES TIMEOUT 900)
+
+# Python (#15.4): venv + pip install -e python/, the README one-liner and python/tests.
+add_test(NAME cli/python_package
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/python_test.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/bin/mlsys
+                 ${MLSYS_TEST_TMP}/python)
+set_tests_properties(cli/python_package PROPERTIES TIMEOUT 600)

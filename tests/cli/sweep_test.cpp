@@ -1,0 +1,110 @@
+// Sweeps (#15.5) through the real binary: the same plan on local threads, under mpirun and as a
+// SLURM array (SLURM_ARRAY_TASK_ID set by hand through the shipped sbatch script) produce
+// byte-identical merged tables; resume, validation and the merged MPI trace.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "core/runtime/build_info.hpp"
+#include "core/util/json.hpp"
+#include "core/util/strings.hpp"
+#include "tests/common/test_util.hpp"
+
+using mlsys::test::run_shell;
+namespace fs = std::filesystem;
+
+namespace {
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+const std::string kBin = MLSYS_BINARY;
+
+// 2 configs x 2 policies x 2 seeds = 8 configurations of a small simulation.
+fs::path write_sweep(const mlsys::test::TempDir& dir) {
+  mlsys::test::write_text(dir / "cfg/small.yaml", "tracegen:\n  jobs: 150\n");
+  mlsys::test::write_text(dir / "cfg/bigger.yaml", "tracegen:\n  jobs: 250\n");
+  mlsys::test::write_text(dir / "sweep.yaml",
+                          "sweep:\n  command: simulate\n  configs: [cfg/small.yaml, cfg/bigger.yaml]\n"
+                          "  seeds: [1, 2]\n  grid:\n    sim.policy: [fifo, sjf]\n  workers: 2\n");
+  return dir / "sweep.yaml";
+}
+}  // namespace
+
+TEST_CASE("cli sweep: threads, mpirun and a SLURM array give byte-identical tables") {
+  mlsys::test::TempDir dir("sweep");
+  fs::path sweep = write_sweep(dir);
+  auto threads = run_shell(kBin + " sweep '" + sweep.string() + "' -q --out '" + (dir / "threads").string() + "'");
+  REQUIRE_MESSAGE(threads.exit_code == 0, threads.out << threads.err);
+  std::string table = mlsys::test::read_text(dir / "threads/sweep.csv");
+  auto lines = mlsys::split(table, '\n');
+  REQUIRE(lines.size() == 10);  // header, 8 rows, final newline
+  CHECK(mlsys::starts_with(lines[0], "index,config,seed,sim.policy,status,simulation.config,"));
+  CHECK(mlsys::starts_with(lines[1], "0,cfg/small.yaml,1,fifo,complete,"));
+  CHECK(mlsys::starts_with(lines[8], "7,cfg/bigger.yaml,2,sjf,complete,"));
+  CHECK(contains(lines[1], ",150,"));
+
+  // SLURM array: each task through the shipped sbatch script, then the merge command.
+  const std::string array_out = (dir / "array").string();
+  for (int task = 0; task < 8; ++task) {
+    auto r = run_shell("SLURM_ARRAY_TASK_ID=" + std::to_string(task) + " MLSYS=" + kBin + " bash " +
+                       (mlsys::test::source_dir() / "scripts/sweep/array.sbatch").string() + " '" + sweep.string() +
+                       "' '" + array_out + "'");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.out << r.err);
+  }
+  CHECK_FALSE(fs::exists(dir / "array/sweep.csv"));
+  auto merged = run_shell(kBin + " sweep merge '" + sweep.string() + "' --out '" + array_out + "'");
+  REQUIRE_MESSAGE(merged.exit_code == 0, merged.err);
+  CHECK(mlsys::test::read_text(dir / "array/sweep.csv") == table);
+
+  if (!mlsys::built_with_mpi()) {
+    MESSAGE("SKIPPED: the mpirun part needs a build with MPI (libopenmpi-dev)");
+    return;
+  }
+  auto mpi = run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe " +
+                       kBin + " sweep '" + sweep.string() + "' --out '" + (dir / "mpi").string() + "'");
+  REQUIRE_MESSAGE(mpi.exit_code == 0, mpi.out << mpi.err);
+  CHECK(mlsys::test::read_text(dir / "mpi/sweep.csv") == table);
+  // Rank-prefixed log lines, and one trace holding both ranks' runs on one clock.
+  CHECK(contains(mpi.err, "[r0 "));
+  CHECK(contains(mpi.err, "[r1 "));
+  auto trace = mlsys::Json::parse(mlsys::test::read_text(dir / "mpi/trace.json"));
+  int spans[2] = {0, 0};
+  for (const auto& e : trace.find("traceEvents")->as_array()) {
+    if (e.find("ph")->as_string() != "X") continue;
+    CHECK(e.find("ts")->as_number() >= 0);
+    spans[e.find("pid")->as_int()]++;
+  }
+  CHECK(spans[0] == 4);
+  CHECK(spans[1] == 4);
+}
+
+TEST_CASE("cli sweep: a re-run resumes, keeping complete configurations, and list prints the array range") {
+  mlsys::test::TempDir dir("sweep");
+  fs::path sweep = write_sweep(dir);
+  const std::string out = (dir / "s").string();
+  auto list = run_shell(kBin + " sweep list '" + sweep.string() + "' --out '" + out + "'");
+  CHECK(list.exit_code == 0);
+  CHECK(contains(list.out, "8 configurations (SLURM: --array=0-7)"));
+  CHECK(contains(list.out, "runs/0003: simulate " + (dir / "cfg/small.yaml").string()));
+  REQUIRE(run_shell("SLURM_ARRAY_TASK_ID=2 " + kBin + " sweep '" + sweep.string() + "' -q --out '" + out + "'").exit_code == 0);
+  std::string before = mlsys::test::read_text(dir / "s/runs/0002/summary.json");
+  auto all = run_shell(kBin + " sweep '" + sweep.string() + "' --out '" + out + "'");
+  CHECK(all.exit_code == 0);
+  CHECK(contains(all.err, "runs/0002 already complete, kept"));
+  CHECK(mlsys::test::read_text(dir / "s/runs/0002/summary.json") == before);
+  auto bad_task = run_shell("SLURM_ARRAY_TASK_ID=8 " + kBin + " sweep '" + sweep.string() + "' --out '" + out + "'");
+  CHECK(bad_task.exit_code == 2);
+  CHECK(contains(bad_task.err, "submit with --array=0-7"));
+}
+
+TEST_CASE("cli sweep: a bad grid key or command is one error before anything runs") {
+  mlsys::test::TempDir dir("sweep");
+  mlsys::test::write_text(dir / "bad.yaml", "sweep:\n  command: simulate\n  grid:\n    sim.polcy: [fifo, sjf]\n");
+  auto r = run_shell(kBin + " sweep '" + (dir / "bad.yaml").string() + "' --out '" + (dir / "o").string() + "'");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "did you mean 'sim.policy'"));
+  CHECK_FALSE(fs::exists(dir / "o/runs"));
+  mlsys::test::write_text(dir / "cmd.yaml", "sweep:\n  command: simulat\n");
+  r = run_shell(kBin + " sweep '" + (dir / "cmd.yaml").string() + "'");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "not a command"));
+  CHECK(run_shell(kBin + " sweep --help").exit_code == 0);
+}
