@@ -73,7 +73,7 @@ void engine_run(const char* what, const std::vector<EngineJob>& jobs, int nodes,
   EngineOptions o;
   o.policy = policy;
   o.sample_interval = 3600;
-  o.policy_params.las_round_s = round;
+  o.policy_params.set("las_round_s", std::to_string(round));
   o.max_retries = max_retries;
   o.slowdown = congestion > 0;
   o.congestion_per_job = congestion;

@@ -156,6 +156,8 @@ class SectionBase {
   const std::vector<std::unique_ptr<FieldBase>>& fields() const { return fields_; }
   const FieldBase* find(const std::string& key) const;
   virtual std::shared_ptr<void> make_default() const = 0;
+  // A copy of `from`, an instance of this section's struct.
+  virtual std::shared_ptr<void> make_copy(const void* from) const = 0;
 
  protected:
   std::string name_, description_;
@@ -187,7 +189,18 @@ class Section final : public SectionBase {
           std::move(key), *f, [member](void* obj) -> void* { return &(static_cast<T*>(obj)->*member); }));
     }
   }
+  // Declares every key of `sub` like nest(), stored wherever `reach` finds sub's struct inside T.
+  // For structs that other files register at run time (a policy's tunables, sched/api/policy_params.hpp).
+  void nest_reached(const std::string& prefix, const SectionBase& sub, NestedField::Reach reach) {
+    for (const auto& f : sub.fields()) {
+      std::string key = prefix.empty() ? f->key() : prefix + "." + f->key();
+      fields_.push_back(std::make_unique<NestedField>(std::move(key), *f, reach));
+    }
+  }
   std::shared_ptr<void> make_default() const override { return std::make_shared<T>(); }
+  std::shared_ptr<void> make_copy(const void* from) const override {
+    return std::make_shared<T>(*static_cast<const T*>(from));
+  }
 };
 
 // ---- conversions (declared here, defined in schema.cpp for the supported member types) ----

@@ -1,7 +1,7 @@
 #include "core/nn/grad_check.hpp"
 
 #include <cmath>
-#include <random>
+#include "core/util/random.hpp"
 
 namespace mlsys::nn {
 
@@ -17,7 +17,7 @@ static void set_elem(const Tensor& t, int64_t i, float v) {
 GradCheckResult check_gradients(const std::function<double()>& loss, const std::vector<std::pair<Tensor, Tensor>>& pairs,
                                 double eps, int64_t max_elements, uint64_t seed) {
   GradCheckResult res;
-  std::mt19937_64 rng(seed);
+  Rng rng(seed);
   for (size_t k = 0; k < pairs.size(); ++k) {
     const Tensor& value = pairs[k].first;
     const Tensor& grad = pairs[k].second;
@@ -27,8 +27,7 @@ GradCheckResult check_gradients(const std::function<double()>& loss, const std::
     if (n <= max_elements) {
       for (int64_t i = 0; i < n; ++i) idx.push_back(i);
     } else {
-      std::uniform_int_distribution<int64_t> u(0, n - 1);
-      for (int64_t i = 0; i < max_elements; ++i) idx.push_back(u(rng));
+      for (int64_t i = 0; i < max_elements; ++i) idx.push_back(static_cast<int64_t>(rng.below(static_cast<uint64_t>(n))));
     }
     for (int64_t i : idx) {
       const float orig = get_elem(value, i);

@@ -1,12 +1,39 @@
 #include "core/runtime/command.hpp"
 
 #include <cstdio>
+#include <map>
+#include <stdexcept>
 
 #include "core/runtime/run_context.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 
 namespace mlsys {
+namespace {
+
+// command -> mode name -> mode.
+std::map<std::string, std::map<std::string, CommandMode>>& mode_tables() {
+  static std::map<std::string, std::map<std::string, CommandMode>> tables;
+  return tables;
+}
+
+}  // namespace
+
+bool add_command_mode(const std::string& command, CommandMode mode) {
+  auto& table = mode_tables()[command];
+  if (table.count(mode.name)) throw std::logic_error("mode '" + mode.name + "' of `" + command + "` registered twice");
+  std::string name = mode.name;
+  table.emplace(std::move(name), std::move(mode));
+  return true;
+}
+
+std::vector<CommandMode> command_modes(const std::string& command) {
+  std::vector<CommandMode> out;
+  auto it = mode_tables().find(command);
+  if (it == mode_tables().end()) return out;
+  for (const auto& [name, mode] : it->second) out.push_back(mode);
+  return out;
+}
 
 std::vector<std::string> CommandSpec::mode_names() const {
   std::vector<std::string> out;

@@ -23,12 +23,21 @@ struct FlagAlias {
 
 // One mode of a command: the word users type (`mlsys simulate compare`), what it does (shown in
 // --help and docs/CONFIG.md as the mode key's choices) and the function that runs it. A command's
-// modes are one table that feeds the mode key's choices, the help text and dispatch.
+// modes are one table that feeds the mode key's choices, the help text and dispatch. Each mode
+// registers itself in the file that implements it:
+//   const bool registered = add_command_mode("simulate", {"stats", "describe the trace", stats_mode});
+// and the command's spec takes the table with `command_modes("simulate")`.
 struct CommandMode {
   std::string name;
   std::string description;
   std::function<void(RunContext&)> run;
 };
+
+// Adds a mode to `command`'s table; returns true (for `static const bool registered = ...`).
+// A name registered twice is a programming error (std::logic_error).
+bool add_command_mode(const std::string& command, CommandMode mode);
+// The modes registered for `command`, sorted by name so listings do not depend on link order.
+std::vector<CommandMode> command_modes(const std::string& command);
 
 struct CommandSpec {
   std::string name;     // "simulate"

@@ -3,10 +3,10 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <random>
 #include <string>
 
 #include "core/tensor/device_context.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys {
 
@@ -58,18 +58,19 @@ Csr Csr::random(int64_t rows, int64_t cols, int64_t nnz, uint64_t seed, bool rma
   if (rows < 0 || cols < 0 || nnz < 0 || (nnz > 0 && (rows == 0 || cols == 0)))
     throw Error("Csr::random: need rows, cols > 0 for nnz > 0");
   std::vector<int64_t> src(static_cast<size_t>(nnz)), dst(static_cast<size_t>(nnz));
-  std::mt19937_64 rng(seed);
+  Rng rng(seed);
   if (!rmat) {
-    std::uniform_int_distribution<int64_t> ur(0, std::max<int64_t>(rows - 1, 0)), uc(0, std::max<int64_t>(cols - 1, 0));
-    for (int64_t e = 0; e < nnz; ++e) src[static_cast<size_t>(e)] = ur(rng), dst[static_cast<size_t>(e)] = uc(rng);
+    for (int64_t e = 0; e < nnz; ++e) {
+      src[static_cast<size_t>(e)] = static_cast<int64_t>(rng.below(static_cast<uint64_t>(rows)));
+      dst[static_cast<size_t>(e)] = static_cast<int64_t>(rng.below(static_cast<uint64_t>(cols)));
+    }
   } else {
     int levels = 0;
     while ((int64_t{1} << levels) < std::max(rows, cols)) ++levels;
-    std::uniform_real_distribution<double> u(0.0, 1.0);
     for (int64_t e = 0; e < nnz;) {
       int64_t r = 0, c = 0;
       for (int l = 0; l < levels; ++l) {
-        double x = u(rng);
+        double x = rng.uniform();
         int qr = x >= 0.76, qc = (x >= 0.57 && x < 0.76) || x >= 0.95;
         r = (r << 1) | qr;
         c = (c << 1) | qc;
@@ -81,9 +82,8 @@ Csr Csr::random(int64_t rows, int64_t cols, int64_t nnz, uint64_t seed, bool rma
   }
   std::vector<float> vals;
   if (values) {
-    std::uniform_real_distribution<float> uv(0.5f, 1.5f);
     vals.resize(static_cast<size_t>(nnz));
-    for (auto& v : vals) v = uv(rng);
+    for (auto& v : vals) v = 0.5f + rng.uniformf();
   }
   Csr m = from_coo(rows, cols, src, dst, vals);
   // Sort each row by column (better locality in SpMM, as real graph files are).

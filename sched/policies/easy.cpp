@@ -18,9 +18,21 @@
 namespace mlsys::sched {
 namespace {
 
+struct EasyTunables {
+  int backfill_depth = 256;  // queued jobs examined behind the head per round
+};
+
+const config::Section<EasyTunables>& easy_tunables() {
+  static const config::Section<EasyTunables> s("easy", "EASY backfilling", [](auto& s) {
+    s.field("backfill_depth", &EasyTunables::backfill_depth, "easy: queued jobs examined behind the head per round").range(0, 1e9);
+  });
+  return s;
+}
+const bool tunables_registered = add_policy_tunables(easy_tunables());
+
 class Easy final : public Policy {
  public:
-  Easy(const PolicyParams& p, bool by_node) : depth_(p.backfill_depth), by_node_(by_node) {}
+  Easy(const PolicyParams& p, bool by_node) : depth_(p.get(easy_tunables()).backfill_depth), by_node_(by_node) {}
 
   void on_submit(JobId j, const ClusterView&) override { queue_.push_back(j); }
   void on_finish(JobId j, const ClusterView&) override {

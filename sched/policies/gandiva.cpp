@@ -11,9 +11,21 @@
 namespace mlsys::sched {
 namespace {
 
+struct GandivaTunables {
+  int max_migrations_per_round = 4;
+};
+
+const config::Section<GandivaTunables>& gandiva_tunables() {
+  static const config::Section<GandivaTunables> s("gandiva", "Gandiva migration", [](auto& s) {
+    s.field("max_migrations_per_round", &GandivaTunables::max_migrations_per_round, "gandiva: migrations per scheduling round").range(0, 1e9);
+  });
+  return s;
+}
+const bool tunables_registered = add_policy_tunables(gandiva_tunables());
+
 class Gandiva final : public Policy {
  public:
-  explicit Gandiva(const PolicyParams& p) : max_moves_(p.max_migrations_per_round) {}
+  explicit Gandiva(const PolicyParams& p) : max_moves_(p.get(gandiva_tunables()).max_migrations_per_round) {}
   bool preemptive() const override { return true; }
   void on_submit(JobId j, const ClusterView&) override { queue_.push_back(j); }
   void on_finish(JobId, const ClusterView&) override {}

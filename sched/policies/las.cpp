@@ -11,11 +11,30 @@
 namespace mlsys::sched {
 namespace {
 
+// Attained-service thresholds (GPU-seconds) between priority queues, the round length, and the
+// starvation guard (a job waiting longer than factor x its last run time, and at least one round,
+// is promoted to the top queue; 0 disables).
+struct LasTunables {
+  std::vector<double> thresholds = {3600, 36000};
+  double round_s = 60;
+  double starvation_factor = 10;
+};
+
+const config::Section<LasTunables>& las_tunables() {
+  using T = LasTunables;
+  static const config::Section<T> s("las", "Tiresias 2D-LAS", [](auto& s) {
+    s.field("las_thresholds", &T::thresholds, "las: attained-service thresholds between queues (GPU-seconds)");
+    s.field("las_round_s", &T::round_s, "las: scheduling round (seconds)").range(1e-3, 1e9);
+    s.field("las_starvation_factor", &T::starvation_factor, "las: promote a job waiting longer than this x its run time (0 = off)").range(0, 1e9);
+  });
+  return s;
+}
+const bool tunables_registered = add_policy_tunables(las_tunables());
+
 class Las final : public Policy {
  public:
-  explicit Las(const PolicyParams& p)
-      : thresholds_(p.las_thresholds), round_(p.las_round_s > 0 ? p.las_round_s : 60),
-        starve_(p.las_starvation_factor) {
+  explicit Las(const LasTunables& t)
+      : thresholds_(t.thresholds), round_(t.round_s > 0 ? t.round_s : 60), starve_(t.starvation_factor) {
     std::sort(thresholds_.begin(), thresholds_.end());
   }
   bool preemptive() const override { return true; }
@@ -99,7 +118,7 @@ class Las final : public Policy {
 
 const bool registered = policy_registry().add(
     "las", "Tiresias discretized 2D-LAS: attained-service queues, periodic preemptive rounds, starvation guard (Gu et al., NSDI'19)",
-    [](const PolicyParams& p) { return std::make_unique<Las>(p); });
+    [](const PolicyParams& p) { return std::make_unique<Las>(p.get(las_tunables())); });
 
 }  // namespace
 }  // namespace mlsys::sched

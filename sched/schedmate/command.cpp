@@ -20,12 +20,7 @@ const CommandSpec& schedmate_command() {
       "  mlsys schedmate evaluate configs/repro/schedmate/duration_accuracy.yaml\n"
       "  mlsys schedmate genlogs                           # write the generated log corpus\n",
       {&run_section(), &schedmate_section()},
-      {{"demo", "advise, track and diagnose generated jobs and logs end to end", run_demo},
-       {"advise", "predict durations and failure actions for jobs; writes hints.csv for simulate", run_advise},
-       {"track", "progress, throughput, remaining time and stalls of job logs (--follow: live)", run_track},
-       {"diagnose", "failure category, evidence lines and action for job logs", run_diagnose},
-       {"evaluate", "accuracy of duration predictions and failure diagnosis against ground truth", run_evaluate},
-       {"genlogs", "write the generated log corpus with its labels", run_genlogs}},
+      command_modes("schedmate"),
       "schedmate.mode",
       {{"jobs", "schedmate.jobs", true, "Jobs: a trace or a JSONL of job specs"},
        {"log", "schedmate.log", true, "A job log file or a folder of logs"},

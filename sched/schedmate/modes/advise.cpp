@@ -30,4 +30,6 @@ void run_advise(RunContext& ctx) {
             ", Helios-style " + fixed3(out.helios_within10) + " / " + fixed3(out.helios_within50));
 }
 
+const bool registered = add_command_mode("schedmate", {"advise", "predict durations and failure actions for jobs; writes hints.csv for simulate", run_advise});
+
 }  // namespace mlsys::schedmate

@@ -41,4 +41,6 @@ void run_demo(RunContext& ctx) {
   ctx.say("try: mlsys schedmate evaluate configs/repro/schedmate/duration_accuracy.yaml");
 }
 
+const bool registered = add_command_mode("schedmate", {"demo", "advise, track and diagnose generated jobs and logs end to end", run_demo});
+
 }  // namespace mlsys::schedmate

@@ -41,4 +41,6 @@ void run_diagnose(RunContext& ctx) {
   ctx.say("diagnosed " + std::to_string(t.rows()) + " logs: " + join(parts, ", "));
 }
 
+const bool registered = add_command_mode("schedmate", {"diagnose", "failure category, evidence lines and action for job logs", run_diagnose});
+
 }  // namespace mlsys::schedmate

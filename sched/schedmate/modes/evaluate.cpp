@@ -81,4 +81,6 @@ void run_evaluate(RunContext& ctx) {
     if (!line.empty()) ctx.say(line);
 }
 
+const bool registered = add_command_mode("schedmate", {"evaluate", "accuracy of duration predictions and failure diagnosis against ground truth", run_evaluate});
+
 }  // namespace mlsys::schedmate

@@ -18,4 +18,6 @@ void run_genlogs(RunContext& ctx) {
   ctx.say("wrote " + std::to_string(corpus.size()) + " generated logs to " + ctx.path("logs").string());
 }
 
+const bool registered = add_command_mode("schedmate", {"genlogs", "write the generated log corpus with its labels", run_genlogs});
+
 }  // namespace mlsys::schedmate

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/runtime/command.hpp"
 #include "core/runtime/run_context.hpp"
 #include "sched/schedmate/advisor/advisor.hpp"
 #include "sched/schedmate/analyzer/analyzer.hpp"
@@ -12,12 +13,7 @@
 
 namespace mlsys::schedmate {
 
-void run_demo(RunContext& ctx);
-void run_advise(RunContext& ctx);
-void run_track(RunContext& ctx);
-void run_diagnose(RunContext& ctx);
-void run_evaluate(RunContext& ctx);
-void run_genlogs(RunContext& ctx);
+// Each mode is one file here that registers itself with add_command_mode("schedmate", ...).
 
 // ---- shared helpers ----
 std::unique_ptr<Analyzer> make_analyzer(const SchedmateOptions& o);

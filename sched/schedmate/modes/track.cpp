@@ -110,4 +110,6 @@ void run_track(RunContext& ctx) {
           std::to_string(series.rows()) + " progress points in progress.csv");
 }
 
+const bool registered = add_command_mode("schedmate", {"track", "progress, throughput, remaining time and stalls of job logs (--follow: live)", run_track});
+
 }  // namespace mlsys::schedmate

@@ -66,7 +66,7 @@ TEST_CASE("engine invariants: every policy x placer finishes every job exactly o
         o.policy = policy;
         o.placer = placer;
         o.sample_interval = 600;
-        o.policy_params.las_round_s = 120;
+        o.policy_params.set("las_round_s", "120");
         o.borrowing = true;
         auto r = run_engine(cluster(), jobs, {16, 16, 16}, o);
         bool preemptive = sched::policy_registry().create(policy, o.policy_params)->preemptive();

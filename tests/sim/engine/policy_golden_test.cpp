@@ -107,9 +107,9 @@ TEST_CASE("policy golden: las demotes a job past its threshold at the next round
   EngineOptions o;
   o.policy = "las";
   o.sample_interval = 0;
-  o.policy_params.las_thresholds = {100};
-  o.policy_params.las_round_s = 10;
-  o.policy_params.las_starvation_factor = 10;
+  o.policy_params.set("las_thresholds", "[100]");
+  o.policy_params.set("las_round_s", "10");
+  o.policy_params.set("las_starvation_factor", "10");
   // 1 node x 4 GPUs. A(0, 4, 100) B(5, 4, 20). A reaches 120 GPU-s at the round of t=30 and is
   // demoted; B (queue 0) preempts it, runs 30-50; A resumes at 50 with 30 s penalty, 70 s left.
   auto jobs = make({{0, 4, 100}, {5, 4, 20}});
