@@ -9,6 +9,7 @@
 #include "core/runtime/run_context.hpp"
 #include "core/util/error.hpp"
 #include "sched/placement/fragmentation.hpp"
+#include "sim/engine/id_set.hpp"
 
 namespace mlsys::sim {
 namespace {
@@ -47,6 +48,12 @@ class Engine final : public sched::SchedulerContext {
     if (o.slowdown && o.congestion_per_job > 0) {
       cong_.resize(n);
       rack_jobs_.resize(static_cast<size_t>(std::max(1, c_.num_racks())));
+    }
+    if (o.sample_interval > 0) pending_ids_ = IdSet(n);
+    if (o.fgd_samples) {
+      node_frag_.assign(static_cast<size_t>(c_.num_nodes()), 0);
+      frag_dirty_.assign(static_cast<size_t>(c_.num_nodes()), 1);
+      for (int k = 0; k < c_.num_nodes(); ++k) dirty_nodes_.push_back(k);
     }
     next_penalty_.assign(n, 0);
     queued_since_.assign(n, 0);
@@ -107,7 +114,6 @@ class Engine final : public sched::SchedulerContext {
           continue;
         }
         if (e.payload < -1) {
-          --resubmitting_;
           submit(-(e.payload + 2));
           continue;
         }
@@ -193,10 +199,12 @@ class Engine final : public sched::SchedulerContext {
                     " GPUs) and borrowing is off");
     integrate(now_);
     c_.allocate(info, a);
+    touch(a);
     alloc_[j] = a;
     used_[info.vc] += info.num_gpus;
     status_[j] = JobStatus::Running;
     --pending_;
+    if (o_.sample_interval > 0) pending_ids_.erase(static_cast<size_t>(j));
     run_pos_[j] = static_cast<int32_t>(running_.size());
     running_.push_back(j);
     auto& rec = res_.jobs[j];
@@ -211,6 +219,7 @@ class Engine final : public sched::SchedulerContext {
     stop(j);
     status_[j] = JobStatus::Pending;
     ++pending_;
+    if (o_.sample_interval > 0) pending_ids_.insert(static_cast<size_t>(j));
     queued_since_[j] = now_;
     next_penalty_[j] = o_.preemption.for_gpus(jobs_[j].info.num_gpus);
     ++res_.jobs[j].preemptions;
@@ -228,6 +237,7 @@ class Engine final : public sched::SchedulerContext {
     c_.allocate(info, alloc_[j]);
     stop(j);
     c_.allocate(info, a);
+    touch(a);
     alloc_[j] = a;
     used_[info.vc] += info.num_gpus;
     status_[j] = JobStatus::Running;
@@ -260,6 +270,7 @@ class Engine final : public sched::SchedulerContext {
     status_[j] = JobStatus::Pending;
     queued_since_[j] = now_;
     ++pending_;
+    if (o_.sample_interval > 0) pending_ids_.insert(static_cast<size_t>(j));
     policy_->on_submit(j, *this);
   }
 
@@ -361,6 +372,29 @@ class Engine final : public sched::SchedulerContext {
     }
   }
 
+  // FGD score of the cluster (thousandths of a GPU), as sched::cluster_fragmentation computes it:
+  // node values are cached and recomputed only for nodes whose allocation changed since the last
+  // sample, then summed in node order (so the sum is the same to the last bit).
+  void touch(const Allocation& a) {
+    if (!o_.fgd_samples) return;
+    for (const auto& sl : a)
+      if (!frag_dirty_[sl.node]) {
+        frag_dirty_[sl.node] = 1;
+        dirty_nodes_.push_back(sl.node);
+      }
+  }
+  double fgd_score() {
+    std::vector<int> free(static_cast<size_t>(c_.max_node_gpus()) + 1);
+    for (int n : dirty_nodes_) {
+      node_frag_[n] = sched::node_fragmentation(sched::node_free(c_, n, free.data()), workload_);
+      frag_dirty_[n] = 0;
+    }
+    dirty_nodes_.clear();
+    double sum = 0;
+    for (double f : node_frag_) sum += f;
+    return sum;
+  }
+
   // Gives (hide = true) or returns the free resources of `nodes` to a placeholder, so the placer
   // cannot choose them; the bookkeeping is restored exactly.
   void block_nodes(const std::vector<int32_t>& nodes, bool hide) {
@@ -376,6 +410,7 @@ class Engine final : public sched::SchedulerContext {
         b.info.cpu_milli = c_.node(n).cpu_milli > 0 ? c_.free_cpu(n) : 0;
         b.info.memory_mib = c_.node(n).memory_mib > 0 ? c_.free_memory(n) : 0;
         c_.allocate(b.info, b.a);
+        touch(b.a);
         blocks_.push_back(std::move(b));
       } else {
         c_.release(blocks_[i].info, blocks_[i].a);
@@ -393,6 +428,7 @@ class Engine final : public sched::SchedulerContext {
       att_[j].gpu_s += info.num_gpus * (std::min(info.gpu_milli, 1000) / 1000.0) * (now_ - run_start_[j]);
     }
     c_.release(jobs_[j].info, alloc_[j]);
+    touch(alloc_[j]);
     used_[jobs_[j].info.vc] -= jobs_[j].info.num_gpus;
     int32_t p = run_pos_[j];
     JobId last = running_.back();
@@ -434,7 +470,6 @@ class Engine final : public sched::SchedulerContext {
     status_[j] = JobStatus::NotSubmitted;
     policy_->on_finish(j, *this);
     if (o_.retry_delay > 0) {
-      ++resubmitting_;
       events_.push(now_ + o_.retry_delay, Ev{-(j + 2)});
     } else {
       submit(j);
@@ -499,24 +534,13 @@ class Engine final : public sched::SchedulerContext {
     s.used_gpus = static_cast<double>(c_.used_milli()) / 1000.0;
     s.pending = static_cast<int64_t>(pending_);
     s.running = static_cast<int64_t>(running_.size());
-    // Oldest pending job (ids are in submit order; preempted jobs move the cursor back).
-    if (oldest_ > 0) {
-      for (JobId r = 0; r < oldest_ && r < static_cast<JobId>(jobs_.size()); ++r)
-        if (status_[r] == JobStatus::Pending) {
-          oldest_ = r;
-          break;
-        }
-    }
-    while (oldest_ < static_cast<JobId>(jobs_.size()) && status_[oldest_] != JobStatus::Pending) {
-      if (status_[oldest_] == JobStatus::NotSubmitted && resubmitting_ == 0) break;
-      ++oldest_;
-    }
-    if (pending_ > 0 && oldest_ < static_cast<JobId>(jobs_.size()) && status_[oldest_] == JobStatus::Pending) {
-      const auto& h = jobs_[oldest_].info;
+    // The oldest pending job: ids are in submit order, so the smallest pending id.
+    if (!pending_ids_.empty()) {
+      const auto& h = jobs_[pending_ids_.min()].info;
       const int need = std::min(std::max(h.num_gpus, 1), c_.max_node_gpus());
       for (int k = 1; k < need; ++k) s.frag_gpus += static_cast<double>(k) * c_.count_with_free(k);
     }
-    if (o_.fgd_samples) s.fgd = sched::cluster_fragmentation(c_, workload_) / 1000.0;
+    if (o_.fgd_samples) s.fgd = fgd_score() / 1000.0;
     res_.samples.push_back(s);
   }
 
@@ -549,7 +573,6 @@ class Engine final : public sched::SchedulerContext {
   std::vector<Attempt> att_;  // by job; empty when no job fails
   double attempt_dur(JobId j) const { return att_.empty() ? jobs_[j].duration : att_[j].dur; }
   std::vector<Block> blocks_;
-  int64_t resubmitting_ = 0;  // retries waiting out retry_delay
   std::vector<float> slow_;
   // Congestion: a running multi-node job's slowdown without congestion and its racks; the
   // running multi-node jobs per rack. Empty when congestion is off.
@@ -565,7 +588,11 @@ class Engine final : public sched::SchedulerContext {
   std::vector<JobId> running_;
   Allocation scratch_;
   size_t pending_ = 0, finished_ = 0;
-  JobId oldest_ = 0;
+  IdSet pending_ids_;  // pending jobs, kept while sampling (the oldest one sets frag_gpus)
+  // FGD samples: each node's fragmentation as of its last change, and the nodes changed since.
+  std::vector<double> node_frag_;
+  std::vector<uint8_t> frag_dirty_;
+  std::vector<int32_t> dirty_nodes_;
   double now_ = 0, first_submit_ = 0, origin_ = 0, last_time_ = 0, last_end_ = 0, next_sample_ = kInf, interval_gpu_s_ = 0;
   EngineResult res_;
 };
