@@ -30,8 +30,8 @@ constexpr double kInf = 1e300;
 class Engine final : public sched::SchedulerContext {
  public:
   Engine(sched::ClusterState cluster, const std::vector<EngineJob>& jobs, const std::vector<int>& vc_quota,
-         const EngineOptions& o, const std::vector<sched::DemandClass>& workload)
-      : c_(std::move(cluster)), jobs_(jobs), quota_(vc_quota), o_(o), workload_(workload) {
+         const EngineOptions& o, const std::vector<sched::DemandClass>& workload, const EngineProgress& progress)
+      : c_(std::move(cluster)), jobs_(jobs), quota_(vc_quota), o_(o), workload_(workload), progress_(progress) {
     const size_t n = jobs.size();
     status_.assign(n, JobStatus::NotSubmitted);
     executed_.assign(n, 0);
@@ -127,7 +127,10 @@ class Engine final : public sched::SchedulerContext {
       }
       ++res_.rounds;
       policy_->schedule(*this);
-      if ((++loops & 0xFFFF) == 0 && RunContext::stop_requested()) throw Error("interrupted (SIGINT)");
+      if ((++loops & 0xFFFF) == 0) {
+        if (RunContext::stop_requested()) throw Error("interrupted (SIGINT)");
+        if (progress_) progress_(static_cast<int64_t>(finished_));
+      }
     }
     if (finished_ != n) {
       JobId stuck = -1;
@@ -549,6 +552,7 @@ class Engine final : public sched::SchedulerContext {
   std::vector<int> quota_, used_;
   EngineOptions o_;
   std::vector<sched::DemandClass> workload_;
+  const EngineProgress& progress_;
   std::unique_ptr<sched::Policy> policy_;
   std::unique_ptr<sched::Placer> placer_;
   EventQueue<Ev> events_;
@@ -598,8 +602,9 @@ class Engine final : public sched::SchedulerContext {
 };
 
 EngineResult run_engine(sched::ClusterState cluster, const std::vector<EngineJob>& jobs, const std::vector<int>& vc_quota,
-                        const EngineOptions& opts, const std::vector<sched::DemandClass>& workload) {
-  Engine e(std::move(cluster), jobs, vc_quota, opts, workload);
+                        const EngineOptions& opts, const std::vector<sched::DemandClass>& workload,
+                        const EngineProgress& progress) {
+  Engine e(std::move(cluster), jobs, vc_quota, opts, workload, progress);
   return e.run();
 }
 

@@ -4,6 +4,7 @@
 // Philly runtime distribution (empirical quantiles of philly_runtimes.csv, the built-in fit when
 // it is absent, or a log-normal), users/VCs/job names. Seeded: same options + seed = same jobs.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,10 @@ class TraceGenerator {
 };
 
 std::vector<JobSpec> generate_trace(const TracegenOptions& opts, uint64_t seed);
-// Generates straight into a native CSV file (atomic write); returns the number of jobs.
-int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path);
+// Generates straight into a native CSV file (streamed, atomic); returns the number of jobs.
+// `progress(done)` is called every 65,536 jobs when given. Stops with an Error, leaving no file,
+// when RunContext::stop_requested() (Ctrl-C, SIGTERM).
+int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path,
+                            const std::function<void(int64_t)>& progress = {});
 
 }  // namespace mlsys::workload
