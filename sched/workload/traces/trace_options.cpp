@@ -26,6 +26,10 @@ const config::Section<TraceOptions>& trace_section() {
         .range(-1, 1 << 20);
     s.field("max_jobs", &TraceOptions::max_jobs, "Stop after this many kept jobs (in file order); 0 keeps all")
         .min(0);
+    s.field("horizon_s", &TraceOptions::horizon_s,
+            "Latest submit time and longest duration a trace row may have (seconds, default about 31 years); "
+            "a row beyond it is a bad row")
+        .range(1, 1e15);
     s.field("gpu_type", &TraceOptions::gpu_type,
             "GPU type whose Gavel throughputs give Gavel trace durations (k80, p100, v100; v100 matches the "
             "Helios reference)");

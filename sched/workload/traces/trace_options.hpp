@@ -21,6 +21,9 @@ struct TraceOptions {
   int min_gpus = 0;                 // keep jobs requesting at least this many GPUs
   int max_gpus = -1;                // and at most this many; < 0 = no bound
   int64_t max_jobs = 0;             // stop after this many kept jobs; 0 = all
+  // Validation: a submit time or duration beyond this is a bad row (a typo such as 1e12 s would
+  // otherwise make a simulation sample and run for ever).
+  double horizon_s = 1e9;
   // Gavel/Philly per-VC traces: durations = total_steps / isolated steps-per-second on gpu_type.
   std::string gpu_type = "v100";
   std::string throughputs;          // gavel_isolated_throughputs.csv; "" = $MLSYS_DATA_DIR/jobs/...
