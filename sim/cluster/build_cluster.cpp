@@ -74,6 +74,7 @@ std::string need_path(const ClusterOptions& o) {
 ClusterSpec build_cluster(const ClusterOptions& o, const std::vector<std::string>& trace_vcs) {
   ClusterSpec s;
   s.gpu_types.clear();
+  s.links = o.links;
   std::string partition = o.partition;
   if (o.kind == "uniform") {
     add_nodes(s, o, scaled(o.nodes, o.scale), o.gpus_per_node, type_index(s, o.gpu_type), nullptr);
@@ -160,7 +161,7 @@ ClusterSpec build_cluster(const ClusterOptions& o, const std::vector<std::string
       }
     }
     if (!v.node || v.node.IsNull()) throw ConfigError("sim.cluster.kind is yaml but neither sim.cluster.path nor sim.cluster.topology is set");
-    s = parse_topology(v);
+    s = parse_topology(v, o.links);
     if (o.scale != 1) throw ConfigError("sim.cluster.scale applies to generated clusters, not a YAML topology");
     if (partition == "auto") partition = s.hard_partition ? "hard" : "shared";
   } else {

@@ -10,6 +10,7 @@
 #include "core/util/error.hpp"
 #include "sched/placement/fragmentation.hpp"
 #include "sim/engine/id_set.hpp"
+#include "sim/engine/links.hpp"
 
 namespace mlsys::sim {
 namespace {
@@ -45,7 +46,15 @@ class Engine final : public sched::SchedulerContext {
       att_.resize(n);
       for (size_t i = 0; i < n; ++i) att_[i].dur = jobs[i].duration;
     }
-    if (o.slowdown && o.congestion_per_job > 0) {
+    if (o.slowdown && o.slowdown_model == "links") {
+      if (o.congestion_per_job > 0)
+        throw ConfigError("sim.congestion_per_job belongs to the constant slowdown model; with sim.slowdown_model: links, "
+                          "contention comes from the shared links (set congestion_per_job to 0)");
+      links_ = std::make_unique<LinkModel>(c_, o.links);
+    } else if (o.slowdown && o.slowdown_model != "constant") {
+      throw ConfigError("sim.slowdown_model = '" + o.slowdown_model + "'; valid: constant, links");
+    }
+    if (o.slowdown && o.congestion_per_job > 0 && !links_) {
       cong_.resize(n);
       rack_jobs_.resize(static_cast<size_t>(std::max(1, c_.num_racks())));
     }
@@ -294,10 +303,14 @@ class Engine final : public sched::SchedulerContext {
       nodes += new_node;
       racks += new_rack;
     }
-    if (o_.slowdown) {
-      const int per = std::max(1, c_.max_node_gpus());
-      const int need = std::max(1, (jobs_[j].info.num_gpus + per - 1) / per);
+    const int per = std::max(1, c_.max_node_gpus());
+    const int need = std::max(1, (jobs_[j].info.num_gpus + per - 1) / per);
+    if (o_.slowdown && !links_)
       slow = 1 + o_.slowdown_per_extra_node * std::max(0, nodes - need) + o_.slowdown_per_extra_rack * std::max(0, racks - 1);
+    const bool linked = links_ && nodes > 1 && jobs_[j].comm_gbps > 0;
+    if (linked) {
+      links_->add(j, a, need, jobs_[j].comm_gbps);
+      slow = links_->slowdown(j);
     }
     const bool congested = !cong_.empty() && nodes > 1;
     if (congested) {
@@ -324,6 +337,7 @@ class Engine final : public sched::SchedulerContext {
     if (left < 0) left = 0;
     end_event_[j] = events_.push(now_ + penalty + left * slow, Ev{j});
     if (congested) retime_neighbours(j);
+    if (linked) retime(links_->neighbours(j), [&](JobId k) { return links_->slowdown(k); });
   }
 
   // Whether this attempt of job j fails and how long it runs, fixed when it first starts: the
@@ -354,7 +368,7 @@ class Engine final : public sched::SchedulerContext {
     return cong_[j].base + o_.congestion_per_job * static_cast<double>(most - 1);
   }
   // Re-times the running multi-node jobs that share a rack with j (in id order), after j started
-  // or stopped: progress so far at the old speed, the rest at the new one.
+  // or stopped.
   void retime_neighbours(JobId j) {
     std::vector<JobId> near;
     for (int r : cong_[j].racks)
@@ -362,8 +376,14 @@ class Engine final : public sched::SchedulerContext {
         if (k != j) near.push_back(k);
     std::sort(near.begin(), near.end());
     near.erase(std::unique(near.begin(), near.end()), near.end());
+    retime(near, [&](JobId k) { return congested_slowdown(k); });
+  }
+  // Re-times running jobs whose slowdown may have changed (in the order given): progress so far
+  // at the old speed, the rest at the new one.
+  template <class Slowdown>
+  void retime(const std::vector<JobId>& near, Slowdown slowdown_of) {
     for (JobId k : near) {
-      const float s = static_cast<float>(congested_slowdown(k));
+      const float s = static_cast<float>(slowdown_of(k));
       if (s == slow_[k]) continue;
       executed_[k] = std::min(executed(k), attempt_dur(k));
       seg_penalty_[k] = std::max(0.0, seg_start_[k] + seg_penalty_[k] - now_);
@@ -444,6 +464,11 @@ class Engine final : public sched::SchedulerContext {
       for (int r : cong_[j].racks) rack_jobs_[r].erase(std::find(rack_jobs_[r].begin(), rack_jobs_[r].end(), j));
       retime_neighbours(j);
       cong_[j].racks.clear();
+    }
+    if (links_ && links_->tracked(j)) {
+      const std::vector<JobId> near = links_->neighbours(j);
+      links_->remove(j);
+      retime(near, [&](JobId k) { return links_->slowdown(k); });
     }
   }
 
@@ -585,6 +610,7 @@ class Engine final : public sched::SchedulerContext {
     std::vector<int32_t> racks;
   };
   std::vector<Congestion> cong_;
+  std::unique_ptr<LinkModel> links_;  // links slowdown model; null otherwise
   std::vector<std::vector<JobId>> rack_jobs_;
   std::vector<EventId> end_event_;
   std::vector<Allocation> alloc_;

@@ -46,6 +46,7 @@ struct EngineJob {
   sched::JobInfo info;
   double duration = 0;  // true run time (of a failing attempt: until it fails)
   JobFailure failure;
+  double comm_gbps = 0;  // links model: network demand at the trace's speed (sim/engine/links.hpp)
 };
 
 struct JobRecord {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/util/error.hpp"
+#include "sched/workload/comm_profile.hpp"
 #include "sim/cluster/cluster_options.hpp"
 #include "sim/estimators/estimator.hpp"
 
@@ -46,6 +47,21 @@ std::vector<sched::DemandClass> demand_mix(const std::vector<EngineJob>& jobs, s
   std::stable_sort(workload.begin(), workload.end(), [](const auto& a, const auto& b) { return a.weight > b.weight; });
   if (workload.size() > max_classes) workload.resize(max_classes);
   return workload;
+}
+
+void set_comm_demand(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, std::vector<EngineJob>& all) {
+  const workload::CommProfiles profiles(o.comm_profiles);
+  std::unordered_map<std::string_view, double> params;  // by job name: traces repeat a few
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const auto& j = jobs[i];
+    if (j.num_gpus < 2 || !(j.duration > 0)) continue;
+    auto it = params.find(j.name);
+    if (it == params.end()) it = params.emplace(j.name, profiles.params_m(j.name)).first;
+    const double bytes = workload::allreduce_bytes(it->second, j.num_gpus);
+    // Iterations per second at the trace's speed: its step count over its duration when known.
+    const double rate = j.total_steps > 0 ? j.total_steps / j.duration : 1 / o.comm_iteration_s;
+    all[i].comm_gbps = bytes * rate * 8 / 1e9;
+  }
 }
 
 std::string RunConfig::label() const {
@@ -119,6 +135,8 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
   RetryOptions retry = o.retry;  // failed jobs and retries (sim.retry.*)
   retry.policy = rc.retry_policy;
   apply_failure_model(jobs, retry, o.hints_file, all, eopt);
+  eopt.links = spec.links;
+  if (eopt.slowdown && eopt.slowdown_model == "links") set_comm_demand(jobs, o, all);
   eopt.borrowing = spec.borrowing;
   eopt.fgd_samples = fractional;
   eopt.has_sample_origin = n > 0;

@@ -51,6 +51,9 @@ sched::JobInfo demand_of(const workload::JobSpec& j, const ClusterSpec& spec);
 // GPU type) weighted by their job counts, the `max_classes` most frequent (FGD's typical pods).
 std::vector<sched::DemandClass> demand_mix(const std::vector<EngineJob>& jobs, size_t max_classes = 32);
 // `progress(done)` (optional) is told the jobs finished so far, over all VC partitions.
+// Links slowdown model: each job's network demand (EngineJob::comm_gbps) from its communication
+// profile (sim.comm_profiles), GPUs and iteration rate (steps / duration, else 1 / comm_iteration_s).
+void set_comm_demand(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, std::vector<EngineJob>& all);
 SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed,
                           const std::function<void(int64_t)>& progress = {});
 
