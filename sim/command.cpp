@@ -61,6 +61,10 @@ std::vector<workload::JobSpec> load_jobs(RunContext& ctx, std::string& source) {
       progress->finish();
     }
     workload::finalize_jobs(jobs);
+    Json rec = Json::object();  // what the generated trace came from
+    rec["jobs"] = static_cast<int64_t>(jobs.size());
+    rec["durations"] = gen.duration_source();
+    ctx.summary()["tracegen"] = rec;
     source = "generated (" + std::to_string(jobs.size()) + " jobs, seed " + std::to_string(ctx.seed()) + ")";
     return jobs;
   }
@@ -272,12 +276,14 @@ void generate_mode(RunContext& ctx) {
   if (!g.out.empty() && std::filesystem::exists(g.out) && !ctx.run().overwrite)
     throw ConfigError("tracegen.out = '" + g.out + "' already exists; choose another path, or pass --overwrite to replace it");
   auto progress = phase_progress(ctx, "generate trace", g.jobs, "jobs");
-  int64_t n = workload::generate_trace_file(g, ctx.seed(), path, [&](int64_t done) {
-    if (progress) progress->update(static_cast<uint64_t>(done));
-  });
+  std::string durations;
+  int64_t n = workload::generate_trace_file(
+      g, ctx.seed(), path, [&](int64_t done) { if (progress) progress->update(static_cast<uint64_t>(done)); },
+      &durations);
   if (progress) progress->finish();
   ctx.summary()["generated_jobs"] = n;
   ctx.summary()["trace_file"] = path;
+  ctx.summary()["durations"] = durations;
   ctx.say(fmt::format("wrote {} jobs to {}", n, path));
 }
 

@@ -9,7 +9,6 @@
 #include "core/runtime/run_context.hpp"
 #include "core/util/csv.hpp"
 #include "core/util/error.hpp"
-#include "core/util/fs.hpp"
 #include "core/util/line_reader.hpp"
 #include "core/util/random.hpp"
 #include "core/util/strings.hpp"
@@ -41,8 +40,8 @@ const config::Section<TracegenOptions>& tracegen_section() {
                 "Duration model: empirical (Philly runtime quantiles) or lognormal (mu, sigma below)")
             .choices({"empirical", "lognormal"});
         s.field("runtimes_file", &TracegenOptions::runtimes_file,
-                "Runtimes CSV for the empirical model; empty = $MLSYS_DATA_DIR/traces/philly_runtimes.csv when "
-                "present, else the built-in quantiles fitted to it; builtin = always the built-in quantiles");
+                "Durations of the empirical model: builtin (quantiles fitted to the 83,154 Philly runtimes) or a "
+                "runtimes CSV such as $MLSYS_DATA_DIR/traces/philly_runtimes.csv (used, or the run stops)");
         s.field("lognormal_mu", &TracegenOptions::lognormal_mu, "Mean of ln(duration seconds)").range(-50, 50);
         s.field("lognormal_sigma", &TracegenOptions::lognormal_sigma, "Std. deviation of ln(duration seconds)")
             .range(0, 20);
@@ -130,17 +129,19 @@ struct TraceGenerator::Impl {
     }
   }
 
+  // The durations come from exactly what runtimes_file names: the built-in table or that file
+  // (a file that is not there stops the run; nothing depends on the environment).
   void load_runtimes() {
-    std::string path = o.runtimes_file == "builtin" ? std::string() : o.runtimes_file;
-    if (o.runtimes_file.empty()) {
-      auto dir = data_dir();
-      auto p = dir.empty() ? std::filesystem::path() : dir / "traces" / "philly_runtimes.csv";
-      if (!p.empty() && std::filesystem::exists(p)) path = p.string();
-    }
-    if (path.empty()) {
+    const std::string& path = o.runtimes_file;
+    if (path == "builtin") {
       source = "builtin-quantiles";
       return;
     }
+    if (path.empty())
+      throw ConfigError("tracegen.runtimes_file is empty: set builtin (the built-in Philly quantiles) or a runtimes CSV");
+    if (!std::filesystem::is_regular_file(path))
+      throw ConfigError("tracegen.runtimes_file = '" + path + "': no such file (use builtin for the built-in Philly "
+                        "quantiles)");
     LineReader in(path);
     std::string_view line;
     while (in.next(line)) {
@@ -249,8 +250,9 @@ std::vector<JobSpec> generate_trace(const TracegenOptions& opts, uint64_t seed) 
 }
 
 int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path,
-                            const std::function<void(int64_t)>& progress) {
+                            const std::function<void(int64_t)>& progress, std::string* duration_source) {
   TraceGenerator g(opts, seed);
+  if (duration_source) *duration_source = g.duration_source();
   // Streamed to a temporary file in the same folder, renamed at the end: atomic without holding
   // the trace in memory; an error or an interrupt removes the temporary file.
   CsvFileWriter out(path);

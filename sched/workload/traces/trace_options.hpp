@@ -8,6 +8,10 @@
 
 namespace mlsys::workload {
 
+// The default Gavel throughput table: the shared data's copy, named explicitly. A leading
+// ${MLSYS_DATA_DIR} is that folder (an error when the variable is not set).
+inline constexpr const char* kDefaultThroughputs = "${MLSYS_DATA_DIR}/jobs/gavel_isolated_throughputs.csv";
+
 struct TraceOptions {
   std::string path;                 // a trace file, or a folder whose recognised files are all read
   std::vector<std::string> paths;   // more files/folders, read after `path` in the order given
@@ -26,14 +30,16 @@ struct TraceOptions {
   double horizon_s = 1e9;
   // Gavel/Philly per-VC traces: durations = total_steps / isolated steps-per-second on gpu_type.
   std::string gpu_type = "v100";
-  std::string throughputs;          // gavel_isolated_throughputs.csv; "" = $MLSYS_DATA_DIR/jobs/...
+  std::string throughputs = kDefaultThroughputs;  // gavel_isolated_throughputs.csv
   // Datetime traces (Helios, Philly JSON): time 0; "" = 00:00:00 UTC of the first row's day.
   std::string time_origin;
 };
 
 const config::Section<TraceOptions>& trace_section();
 
-// Path of the Gavel throughput table: `opts.throughputs` or the shared data copy ("" if neither).
+// Path of the Gavel throughput table trace.throughputs names (${MLSYS_DATA_DIR} expanded; "" is
+// the default, for callers that pass no value). ConfigError when the variable is unset or the
+// file does not exist: the run stops rather than guess.
 std::string resolve_throughputs_path(const TraceOptions& opts);
 
 }  // namespace mlsys::workload

@@ -110,10 +110,7 @@ void ReadContext::skip_row(std::string_view reason) { ++summary_.skipped[std::st
 const GavelThroughputs& ReadContext::throughputs() {
   if (!shared_.throughputs) {
     std::string path = resolve_throughputs_path(opts_);
-    if (path.empty())
-      throw Error(file_ +
-                  ": Gavel traces need step throughputs to compute durations; set trace.throughputs to "
-                  "gavel_isolated_throughputs.csv (or MLSYS_DATA_DIR to ../shared/data)");
+    summary_.inputs.push_back(path);
     auto t = std::make_shared<GavelThroughputs>(GavelThroughputs::load(path));
     if (!t->has_gpu_type(opts_.gpu_type))
       throw ConfigError("trace.gpu_type = '" + opts_.gpu_type + "': no throughputs for this GPU type in " + path);

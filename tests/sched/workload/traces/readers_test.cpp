@@ -231,7 +231,7 @@ TEST_CASE("gavel reader: bad rows") {
 TEST_CASE("gavel reader: missing throughputs file is a clear error") {
   auto o = opts_for("vcA.trace");
   o.throughputs = fixture("no_such_throughputs.csv");
-  CHECK_THROWS_AS(read_trace(o), Error);
+  CHECK_THROWS_WITH_AS(read_trace(o), doctest::Contains("no such file"), ConfigError);
 }
 
 TEST_CASE("gavel_physical reader: 10-field traces") {
