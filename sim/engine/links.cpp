@@ -39,8 +39,12 @@ void LinkModel::add(sched::JobId j, const sched::Allocation& a, int need_nodes, 
     for (int32_t r : racks) e.links.push_back(rack0 + r);
   if (spines.size() > 1)
     for (int32_t s : spines) e.links.push_back(spine0 + s);
-  e.comm = comm_gbps;
-  e.inv_bw0 = 1.0 / (need_nodes <= 1 ? bw_.intra_node_gbps : bw_.intra_rack_gbps);
+  const double bw0 = need_nodes <= 1 ? bw_.intra_node_gbps : bw_.intra_rack_gbps;
+  // The trace speed includes moving these bytes over bw0, so no job moves more than bw0 at it:
+  // a demand above (a tiny-batch job's step rate x its gradients) means it is bound by the link,
+  // and its slowdown is at most bw0 / bw.
+  e.comm = std::min(comm_gbps, bw0);
+  e.inv_bw0 = 1.0 / bw0;
   for (int32_t l : e.links) users_[l].push_back(j);
   jobs_[j] = std::move(e);
 }

@@ -15,7 +15,10 @@
 // share among the links it crosses) every iteration takes comm x (1/bw - 1/bw0) longer, relative
 // to its compute, so its run time is multiplied by
 //
-//   slowdown = max(1, 1 + comm_gbps x (1 / bw - 1 / bw0))
+//   slowdown = max(1, 1 + min(comm_gbps, bw0) x (1 / bw - 1 / bw0))
+//
+// (a job cannot move more than bw0 per second at its trace speed, which includes its
+// communication: a larger demand is bounded there, so a link-bound job slows by at most bw0 / bw).
 //
 // Example: alone on a 20 Gbps rack uplink with comm 10 Gbps and bw0 = 100 Gbps: 1 + 10 x (1/20 -
 // 1/100) = 1.4; two such jobs on that uplink get 10 Gbps each: 1.9; three get 20/3: 2.4.

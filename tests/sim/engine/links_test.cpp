@@ -123,6 +123,16 @@ TEST_CASE("links golden: three jobs on one uplink, re-timed as each ends") {
   for (int j = 0; j < 3; ++j) CHECK(r.jobs[j].slowdown == doctest::Approx(2.4));  // the highest seen
 }
 
+TEST_CASE("links: a demand above the baseline bandwidth is bounded by it (slowdown at most bw0 / bw)") {
+  // comm 500 Gbps cannot be moved at trace speed over the 100 Gbps node links: it counts as 100.
+  // Alone on the 20 Gbps uplinks: 1 + 100 x (1/20 - 1/100) = 5 = 100 / 20.
+  auto big = spread_job(0, 0, 100, 0, 2);
+  big.comm_gbps = 500;
+  auto r = run_engine(two_racks(2), {big}, {-1}, links_options());
+  CHECK(r.jobs[0].slowdown == doctest::Approx(5));
+  CHECK(r.jobs[0].end == doctest::Approx(500));
+}
+
 TEST_CASE("links: the node link is shared too, single-node jobs and jobs without traffic are never slowed") {
   auto o = links_options();
   o.links.intra_rack_gbps = 40;  // node links now the bottleneck
