@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -105,6 +106,7 @@ void run_mode(RunContext& ctx) {
   auto jobs = load_jobs(ctx, source);
   const auto n = static_cast<int64_t>(jobs.size());
   auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();  // process CPU time: the rate on a machine others load
   SimulationResult r;
   {
     auto progress = phase_progress(ctx, "simulate", n, "jobs");
@@ -113,6 +115,7 @@ void run_mode(RunContext& ctx) {
     });
   }
   double wall = wall_since(t0);
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   std::vector<Metrics> m(1);
   m[0] = compute_metrics(r);
   ctx.summary()["simulation"] = metrics_json(m[0], r);
@@ -140,7 +143,9 @@ void run_mode(RunContext& ctx) {
                         "({} do_not_retry, {} out of retries), {:.1f} GPU-hours wasted",
                         res.cfg.retry_policy, f.failed_jobs, f.failed_attempts, f.retries, f.recovered, f.abandoned,
                         f.not_retried, f.retries_exhausted, f.wasted_gpu_hours));
-  ctx.say(fmt::format("simulated in {:.3f} s ({:.0f} jobs/s)", wall, wall > 0 ? static_cast<double>(m[0].jobs) / wall : 0));
+  const auto jobs_done = static_cast<double>(m[0].jobs);
+  ctx.say(fmt::format("simulated in {:.3f} s wall ({:.0f} jobs/s), {:.3f} s CPU ({:.0f} jobs/s)", wall,
+                      wall > 0 ? jobs_done / wall : 0, cpu, cpu > 0 ? jobs_done / cpu : 0));
 }
 
 std::vector<RunConfig> sweep(const SimOptions& o) {
