@@ -29,7 +29,7 @@ TEST_CASE("comm profiles: ring all-reduce bytes per worker and iteration") {
   CHECK(allreduce_bytes(100, 1) == 0);
 }
 
-TEST_CASE("comm profiles: a CSV replaces the table; bad rows name file, line and column") {
+TEST_CASE("comm profiles: a CSV replaces the table, bad rows name file, line and column") {
   mlsys::test::TempDir t("profiles");
   mlsys::test::write_text(t / "p.csv", "job_type,params_m\nMyNet,7\nResNet-50,30\n");
   CommProfiles p((t / "p.csv").string());
