@@ -107,10 +107,16 @@ void helios_run(const char* what, const std::vector<helios::Job>& jobs, int node
 
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  // --fifo: part 1's FIFO line alone, the engine-only figure bench/sim_cli.sh prints beside the
+  // whole `mlsys simulate` process.
+  const bool fifo_only = argc > 1 && std::strcmp(argv[1], "--fifo") == 0;
   std::printf("== 1. non-preemptive, 1,000 nodes x 8 GPUs, load 0.8, one core ==\n");
   {
     auto jobs = generate(quick ? 100000 : 1000000, 8000, 0.8, 1);
-    for (const char* p : {"fifo", "sjf", "easy", "easy_nodes"}) engine_run("generated", jobs, 1000, p);
+    for (const char* p : {"fifo", "sjf", "easy", "easy_nodes"}) {
+      engine_run("generated", jobs, 1000, p);
+      if (fifo_only) return 0;
+    }
   }
   std::printf("== 2. preemptive 2D-LAS, 60 s rounds, 100k jobs over 30 days ==\n");
   {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -26,12 +28,44 @@
 namespace mlsys::sim {
 namespace {
 
+// Runs of at least this many jobs show progress (a bar on a terminal, a log line every few
+// seconds otherwise); shorter ones finish before a bar would help.
+constexpr int64_t kLongRun = 250000;
+
+// A progress display for a phase of `total` items, or none for a short phase (or run.progress off).
+std::optional<Progress> phase_progress(const RunContext& ctx, const std::string& what, int64_t total,
+                                       const std::string& unit) {
+  std::optional<Progress> p;
+  if (total >= kLongRun && ctx.progress_enabled()) p.emplace(what, static_cast<uint64_t>(total), unit);
+  return p;
+}
+
 // The trace: trace.path when set, else the generator (the quickstart demo).
 std::vector<workload::JobSpec> load_jobs(RunContext& ctx, std::string& source) {
   const auto& t = ctx.get(workload::trace_section());
   if (t.path.empty() && t.paths.empty()) {
-    auto jobs = workload::generate_trace(ctx.get(workload::tracegen_section()), ctx.seed());
+    const auto& g = ctx.get(workload::tracegen_section());
+    auto progress = phase_progress(ctx, "generate trace", g.jobs, "jobs");
+    workload::TraceGenerator gen(g, ctx.seed());
+    std::vector<workload::JobSpec> jobs;
+    jobs.reserve(static_cast<size_t>(std::min<int64_t>(g.jobs, int64_t{1} << 27)));
+    workload::JobSpec j;
+    while (gen.next(j)) {
+      jobs.push_back(std::move(j));
+      if ((jobs.size() & 0xFFFF) == 0) {
+        if (RunContext::stop_requested()) throw Error("interrupted while generating the trace");
+        if (progress) progress->update(jobs.size());
+      }
+    }
+    if (progress) {
+      progress->update(jobs.size());
+      progress->finish();
+    }
     workload::finalize_jobs(jobs);
+    Json rec = Json::object();  // what the generated trace came from
+    rec["jobs"] = static_cast<int64_t>(jobs.size());
+    rec["durations"] = gen.duration_source();
+    ctx.summary()["tracegen"] = rec;
     source = "generated (" + std::to_string(jobs.size()) + " jobs, seed " + std::to_string(ctx.seed()) + ")";
     return jobs;
   }
@@ -59,8 +93,8 @@ size_t run_parallel(RunContext& ctx, size_t n, const std::string& what, const st
   return parallel_workers(n, ctx.threads());
 }
 
-void write_plots(RunContext& ctx, const std::vector<SimulationResult>& runs) {
-  ctx.write_text("jct_cdf.svg", jct_cdf_svg(runs));
+void write_plots(RunContext& ctx, const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics) {
+  ctx.write_text("jct_cdf.svg", jct_cdf_svg(runs, metrics));
   ctx.write_text("utilization.svg", timeseries_svg(runs, "util"));
   ctx.write_text("queue_length.svg", timeseries_svg(runs, "queue"));
   ctx.write_text("fragmentation.svg", timeseries_svg(runs, "frag"));
@@ -70,28 +104,48 @@ void run_mode(RunContext& ctx) {
   const auto& o = ctx.get(sim_section());
   std::string source;
   auto jobs = load_jobs(ctx, source);
+  const auto n = static_cast<int64_t>(jobs.size());
   auto t0 = std::chrono::steady_clock::now();
-  SimulationResult r = simulate(jobs, o, base_config(o), ctx.seed());
+  const std::clock_t c0 = std::clock();  // process CPU time: the rate on a machine others load
+  SimulationResult r;
+  {
+    auto progress = phase_progress(ctx, "simulate", n, "jobs");
+    r = simulate(jobs, o, base_config(o), ctx.seed(), [&](int64_t done) {
+      if (progress) progress->update(static_cast<uint64_t>(done));
+    });
+  }
   double wall = wall_since(t0);
-  Metrics m = compute_metrics(r);
-  ctx.summary()["simulation"] = metrics_json(m, r);
-  if (o.per_job_csv) ctx.write_table("jobs.csv", jobs_table(jobs, r));
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  std::vector<Metrics> m(1);
+  m[0] = compute_metrics(r);
+  ctx.summary()["simulation"] = metrics_json(m[0], r);
+  if (o.per_job_csv && ctx.primary()) {
+    auto progress = phase_progress(ctx, "write jobs.csv", n, "jobs");
+    write_jobs_csv(ctx.path("jobs.csv"), jobs, r, [&](size_t done) {
+      if (progress) progress->update(done);
+    });
+  }
   ctx.write_table("timeseries.csv", timeseries_table(r));
   ctx.write_table("by_vc.csv", by_vc_table(r));
-  ctx.write_table("summary.csv", summary_table({r}));
-  if (o.plots) write_plots(ctx, {r});
+  std::vector<SimulationResult> runs(1);
+  runs[0] = std::move(r);
+  ctx.write_table("summary.csv", summary_table(runs, m));
+  if (o.plots) write_plots(ctx, runs, m);
+  const SimulationResult& res = runs[0];
   ctx.say("trace: " + source);
-  ctx.say("cluster: " + r.cluster);
+  ctx.say("cluster: " + res.cluster);
   ctx.say(fmt::format("{}: {} jobs, avg JCT {:.0f} s (p50 {:.0f}, p99 {:.0f}), avg queue {:.0f} s, makespan {:.0f} s, "
                       "utilization {:.1f}%, {} preemptions, {} migrations",
-                      r.cfg.label(), m.jobs, m.jct.avg, m.jct.p50, m.jct.p99, m.queue.avg, m.makespan,
-                      100 * m.utilization, m.preemptions, m.migrations));
-  if (const FailureMetrics& f = m.failures; f.failed_jobs > 0)
+                      res.cfg.label(), m[0].jobs, m[0].jct.avg, m[0].jct.p50, m[0].jct.p99, m[0].queue.avg, m[0].makespan,
+                      100 * m[0].utilization, m[0].preemptions, m[0].migrations));
+  if (const FailureMetrics& f = m[0].failures; f.failed_jobs > 0)
     ctx.say(fmt::format("failures (retry {}): {} failed jobs, {} failed attempts, {} retries, {} recovered, {} abandoned "
                         "({} do_not_retry, {} out of retries), {:.1f} GPU-hours wasted",
-                        r.cfg.retry_policy, f.failed_jobs, f.failed_attempts, f.retries, f.recovered, f.abandoned,
+                        res.cfg.retry_policy, f.failed_jobs, f.failed_attempts, f.retries, f.recovered, f.abandoned,
                         f.not_retried, f.retries_exhausted, f.wasted_gpu_hours));
-  ctx.say(fmt::format("simulated in {:.3f} s ({:.0f} jobs/s)", wall, wall > 0 ? static_cast<double>(m.jobs) / wall : 0));
+  const auto jobs_done = static_cast<double>(m[0].jobs);
+  ctx.say(fmt::format("simulated in {:.3f} s wall ({:.0f} jobs/s), {:.3f} s CPU ({:.0f} jobs/s)", wall,
+                      wall > 0 ? jobs_done / wall : 0, cpu, cpu > 0 ? jobs_done / cpu : 0));
 }
 
 std::vector<RunConfig> sweep(const SimOptions& o) {
@@ -128,12 +182,14 @@ void compare_mode(RunContext& ctx) {
       throw Error("configuration " + configs[i].label() + ": " + e.what());
     }
   }
-  Table table = summary_table(results);
+  std::vector<Metrics> metrics(results.size());
+  for (size_t i = 0; i < results.size(); ++i) metrics[i] = compute_metrics(results[i]);
+  Table table = summary_table(results, metrics);
   ctx.write_table("compare.csv", table);
   Json runs = Json::array();
-  for (const auto& r : results) runs.push_back(metrics_json(compute_metrics(r), r));
+  for (size_t i = 0; i < results.size(); ++i) runs.push_back(metrics_json(metrics[i], results[i]));
   ctx.summary()["runs"] = runs;
-  if (o.plots) write_plots(ctx, results);
+  if (o.plots) write_plots(ctx, results, metrics);
   // The side-by-side table: the columns a reader compares first.
   // With retries in the sweep, also what failures cost.
   const bool retries = std::any_of(results.begin(), results.end(), [](const auto& r) { return r.cfg.retry_policy != "none"; });
@@ -141,8 +197,9 @@ void compare_mode(RunContext& ctx) {
   if (retries) cols.insert(cols.end(), {"retries", "recovered", "abandoned", "wasted_gpu_h"});
   Table shown(cols);
   shown.set_precision(2);
-  for (const auto& r : results) {
-    Metrics m = compute_metrics(r);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const SimulationResult& r = results[i];
+    const Metrics& m = metrics[i];
     std::vector<Table::Cell> row = {r.cfg.label(), m.jct.avg, m.jct.p99, m.queue.avg, m.makespan, m.utilization,
                                     m.avg_fgd > 0 ? m.avg_fgd : m.avg_frag_gpus, m.preemptions, m.migrations};
     if (retries) {
@@ -211,6 +268,8 @@ void stats_mode(RunContext& ctx) {
   auto jobs = load_jobs(ctx, source);
   workload::TraceStats st = workload::compute_trace_stats(jobs);
   for (const auto& [name, table] : st.to_tables()) ctx.write_table(name + ".csv", table);
+  if (ctx.get(sim_section()).plots)
+    for (const auto& [name, svg] : st.to_svgs()) ctx.write_text(name, svg);
   ctx.summary()["stats"] = st.to_json();
   ctx.say("trace: " + source);
   ctx.say(fmt::format("{} jobs, {:.0f} GPU-hours, {:.1f} arrivals/hour, median duration {:.0f} s, mean GPUs {:.2f}",
@@ -220,9 +279,18 @@ void stats_mode(RunContext& ctx) {
 void generate_mode(RunContext& ctx) {
   const auto& g = ctx.get(workload::tracegen_section());
   std::string path = g.out.empty() ? ctx.path("trace.csv").string() : g.out;
-  int64_t n = workload::generate_trace_file(g, ctx.seed(), path);
+  // An explicit output file is the user's: replaced only when asked to.
+  if (!g.out.empty() && std::filesystem::exists(g.out) && !ctx.run().overwrite)
+    throw ConfigError("tracegen.out = '" + g.out + "' already exists; choose another path, or pass --overwrite to replace it");
+  auto progress = phase_progress(ctx, "generate trace", g.jobs, "jobs");
+  std::string durations;
+  int64_t n = workload::generate_trace_file(
+      g, ctx.seed(), path, [&](int64_t done) { if (progress) progress->update(static_cast<uint64_t>(done)); },
+      &durations);
+  if (progress) progress->finish();
   ctx.summary()["generated_jobs"] = n;
   ctx.summary()["trace_file"] = path;
+  ctx.summary()["durations"] = durations;
   ctx.say(fmt::format("wrote {} jobs to {}", n, path));
 }
 

@@ -1,5 +1,13 @@
 #include "core/util/csv.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 
 #include "core/util/error.hpp"
@@ -121,6 +129,102 @@ std::string CsvReader::where(int column) const {
   std::string w = path() + ":" + std::to_string(in_.line_number());
   if (column > 0) w += ":" + std::to_string(column);
   return w;
+}
+
+// ---- writing ----
+
+void append_csv_field(std::string& out, std::string_view s, bool force_quote) {
+  if (!force_quote && s.find_first_of(",\"\n\r") == std::string_view::npos) {
+    out.append(s);
+    return;
+  }
+  out += '"';
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+void append_csv_integer(std::string& out, int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+void append_csv_number(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    out += "null";
+    return;
+  }
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    if (v == 0 && std::signbit(v)) out += '-';  // printf's "%.0f" keeps the sign of -0
+    append_csv_integer(out, static_cast<int64_t>(v));
+    return;
+  }
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+CsvFileWriter::CsvFileWriter(std::filesystem::path path, size_t buffer_bytes)
+    : path_(std::move(path)), limit_(std::max<size_t>(buffer_bytes, 4096)) {
+  // A fresh name in the same folder (the rename stays atomic), created exclusively: an existing
+  // file or link of that name is never written through.
+  static std::atomic<uint64_t> counter{0};
+  for (int attempt = 0; fd_ < 0; ++attempt) {
+    tmp_ = path_;
+    tmp_ += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd_ < 0 && (errno != EEXIST || attempt > 100))
+      throw Error(path_.string() + ": cannot write (" + std::strerror(errno) + ")");
+  }
+  buf_.reserve(limit_ + 4096);
+}
+
+CsvFileWriter::~CsvFileWriter() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
+  }
+}
+
+void CsvFileWriter::header(const std::vector<std::string>& names) {
+  for (const auto& n : names) field(n);
+  buf_ += '\n';
+  first_ = true;
+}
+
+void CsvFileWriter::flush() {
+  const char* p = buf_.data();
+  size_t left = buf_.size();
+  while (left > 0) {
+    ssize_t w = ::write(fd_, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw Error(path_.string() + ": write failed (" + std::strerror(errno) + "; disk full?)");
+    p += w;
+    left -= static_cast<size_t>(w);
+  }
+  buf_.clear();
+}
+
+void CsvFileWriter::commit() {
+  if (fd_ < 0) throw Error(path_.string() + ": already written");
+  flush();
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
+    throw Error(path_.string() + ": write failed (" + std::strerror(errno) + "; disk full?)");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp_, path_, ec);
+  if (ec) {
+    std::filesystem::remove(tmp_, ec);
+    throw Error(path_.string() + ": cannot write (" + ec.message() + ")");
+  }
 }
 
 }  // namespace mlsys

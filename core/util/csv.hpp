@@ -1,8 +1,9 @@
 #pragma once
 // The CSV reader of the project: RFC 4180 fields (quotes, "" escapes, commas inside quotes) over the
 // streaming LineReader (plain or gzip, constant memory), header names, column lookup and line
-// numbers for errors. Writing goes through core/runtime/table.hpp (Table, csv_field), which quotes
-// what this reader unquotes.
+// numbers for errors. Small result tables are written through core/runtime/table.hpp (Table);
+// large ones (a row per job) are streamed through CsvFileWriter below, which quotes what the
+// reader unquotes.
 //
 //   CsvReader in(path);
 //   in.read_header();                        // first non-blank row: column names
@@ -66,6 +67,74 @@ class CsvReader {
   std::vector<std::string> names_;
   std::vector<std::string_view> fields_;
   std::string scratch_;
+};
+
+// Appends one field, quoted (RFC 4180: quotes doubled) when it holds a comma, quote, CR or LF, or
+// when `force_quote`.
+void append_csv_field(std::string& out, std::string_view s, bool force_quote = false);
+// Appends a number as format_number (core/util/json.hpp) writes it: integral values below 1e15
+// without a decimal point, others in their shortest exact form, non-finite ones as "null".
+void append_csv_number(std::string& out, double v);
+void append_csv_integer(std::string& out, int64_t v);
+
+// Streams a CSV file of any size in constant memory: rows are built in a buffer that is written
+// to a temporary file beside `path` in large blocks; commit() renames it over `path`, so readers
+// never see half a file. Without commit() (an error, an interrupt) the temporary is removed.
+//
+//   CsvFileWriter w(dir / "jobs.csv");
+//   w.header({"id", "jct_s"});
+//   for (...) { w.field(id); w.number(jct); w.end_row(); }
+//   w.commit();
+class CsvFileWriter {
+ public:
+  explicit CsvFileWriter(std::filesystem::path path, size_t buffer_bytes = size_t{1} << 20);
+  ~CsvFileWriter();
+  CsvFileWriter(const CsvFileWriter&) = delete;
+  CsvFileWriter& operator=(const CsvFileWriter&) = delete;
+
+  void header(const std::vector<std::string>& names);
+  void field(std::string_view s) {
+    sep();
+    append_csv_field(buf_, s);
+  }
+  void number(double v) {
+    sep();
+    append_csv_number(buf_, v);
+  }
+  void integer(int64_t v) {
+    sep();
+    append_csv_integer(buf_, v);
+  }
+  void end_row() {
+    buf_ += '\n';
+    first_ = true;
+    ++rows_;
+    if (buf_.size() >= limit_) flush();
+  }
+  // Text already formatted as whole CSV lines (ending in "\n").
+  void append_lines(std::string_view lines) {
+    buf_.append(lines);
+    if (buf_.size() >= limit_) flush();
+  }
+  // Data rows written so far (end_row calls).
+  int64_t rows() const { return rows_; }
+  const std::filesystem::path& path() const { return path_; }
+  // Writes what is buffered and renames the temporary file over `path`. Throws Error on a write
+  // failure (disk full), naming the file.
+  void commit();
+
+ private:
+  void sep() {
+    if (!first_) buf_ += ',';
+    first_ = false;
+  }
+  void flush();
+  std::filesystem::path path_, tmp_;
+  int fd_ = -1;
+  std::string buf_;
+  size_t limit_;
+  bool first_ = true;
+  int64_t rows_ = 0;
 };
 
 }  // namespace mlsys

@@ -31,11 +31,19 @@ bool LineReader::fill() {
   end_ = keep;
   if (buf_.size() - end_ < chunk_ / 2) buf_.resize(buf_.size() * 2);
   int got = gzread(static_cast<gzFile>(gz_), buf_.data() + end_, static_cast<unsigned>(buf_.size() - end_));
-  if (got < 0) {
-    int errnum = 0;
-    const char* msg = gzerror(static_cast<gzFile>(gz_), &errnum);
-    throw Error(path_ + ": read failed: " + (msg ? msg : "unknown error"));
-  }
+  int errnum = Z_OK;
+  const char* msg = got <= 0 ? gzerror(static_cast<gzFile>(gz_), &errnum) : nullptr;
+  const std::string read_so_far = "after " + std::to_string(line_no_) + " complete lines";
+  if (got < 0 && errnum == Z_ERRNO)
+    throw Error(path_ + ": read failed (" + std::strerror(errno) + ") " + read_so_far);
+  if (got < 0)
+    throw InputError(path_ + ": corrupt gzip data (" + (msg ? msg : "unknown zlib error") + ") " + read_so_far +
+                     "; the file is damaged: obtain or compress it again");
+  // zlib reports a stream that ends early (a cut download or copy) only through gzerror: the
+  // lines read so far are all there is, and the last of them may be cut inside a field.
+  if (got == 0 && errnum == Z_BUF_ERROR)
+    throw InputError(path_ + ": truncated gzip file: the compressed data ends early, " + read_so_far +
+                     "; the file is incomplete: obtain or compress it again");
   if (got == 0) eof_ = true;
   end_ += static_cast<size_t>(got);
   return got > 0;
@@ -76,7 +84,11 @@ int64_t count_lines(const std::filesystem::path& path) {
   char last = '\n';
   for (;;) {
     int got = gzread(f, buf.data(), static_cast<unsigned>(buf.size()));
-    if (got <= 0) break;
+    if (got < 0) {
+      gzclose(f);
+      throw InputError(path.string() + ": corrupt gzip data");
+    }
+    if (got == 0) break;
     const char* p = buf.data();
     const char* end = p + got;
     while ((p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p))))) {

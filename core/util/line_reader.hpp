@@ -17,7 +17,9 @@ class LineReader {
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
 
-  // Next line without its "\n" / "\r\n"; the view stays valid until the next call.
+  // Next line without its "\n" / "\r\n"; the view stays valid until the next call. A gzip file
+  // that is cut short or corrupt is an InputError naming the file and the lines read before it
+  // (the partial last line is never returned).
   bool next(std::string_view& line);
   // 1-based number of the line last returned.
   int64_t line_number() const { return line_no_; }

@@ -1,7 +1,7 @@
 // Random placement (seeded): a uniformly chosen node among those that can hold the job; larger
 // jobs take randomly chosen whole free nodes plus one random node for the remainder.
-#include <random>
 
+#include "core/util/random.hpp"
 #include "sched/api/placer.hpp"
 #include "sched/placement/placement_util.hpp"
 
@@ -51,11 +51,11 @@ class RandomPlacer final : public Placer {
     for (int i = 0; i < c.num_nodes(); ++i) {
       if (!ok(i)) continue;
       ++seen;
-      if (std::uniform_int_distribution<int>(0, seen - 1)(rng_) == 0) chosen = i;
+      if (rng_.below(static_cast<uint64_t>(seen)) == 0) chosen = i;
     }
     return chosen;
   }
-  std::mt19937_64 rng_;
+  Rng rng_;
 };
 
 const bool registered = placer_registry().add(

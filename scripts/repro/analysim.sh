@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # AnalySIM studies: every policy on the Philly/Gavel VC traces, preemption/migration vs FIFO on a
-# loaded trace, placers on openb, and the FGD paper's fill-until-full experiment on openb. Tables
+# loaded trace, placers on openb, the FGD paper's fill-until-full experiment on openb, and
+# placement under link contention on Philly/Gavel at three rack-uplink bandwidths. Tables
 # land in results/repro/analysim/*/compare.txt (fill: results/repro/analysim/openb_fill/fill.txt).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,3 +14,7 @@ export MLSYS_DATA_DIR=${MLSYS_DATA_DIR:-../shared/data}
 "$BIN" simulate compare configs/simulate/estimators.yaml --set run.out_dir="$OUT/estimators" --set run.overwrite=true
 "$BIN" simulate compare configs/simulate/openb_placers.yaml --set run.out_dir="$OUT/openb" --set run.overwrite=true
 "$BIN" simulate fill configs/simulate/openb_fill.yaml --set run.out_dir="$OUT/openb_fill" --set run.overwrite=true
+for bw in 100 25 10; do  # placement under link contention, rack uplinks at bw Gbit/s
+  "$BIN" simulate compare configs/simulate/philly_gavel_links.yaml --set sim.cluster.links.inter_rack_gbps=$bw \
+    --set run.out_dir="$OUT/links_uplink_$bw" --set run.overwrite=true
+done

@@ -4,6 +4,7 @@
 
 #include "core/util/csv.hpp"
 #include "core/util/error.hpp"
+#include "core/util/json.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/fields.hpp"
 #include "sched/workload/traces/openb_nodes.hpp"
@@ -12,7 +13,18 @@
 namespace mlsys::sim {
 namespace {
 
-int scaled(int n, double scale) { return std::max(1, static_cast<int>(std::lround(n * scale))); }
+// Limits far above any real cluster: a count beyond them is a typo, refused before it is allocated.
+constexpr int64_t kMaxNodes = 10'000'000;
+constexpr int64_t kMaxCount = kMaxNodes;
+constexpr int64_t kMaxGpusPerNode = 1024;
+
+int scaled(int64_t n, double scale) {
+  const double v = std::max(1.0, std::round(static_cast<double>(n) * scale));
+  if (v > static_cast<double>(kMaxNodes))
+    throw ConfigError("the cluster would have " + format_number(v) + " nodes (" + std::to_string(n) + " x scale " +
+                      format_number(scale) + "); at most " + std::to_string(kMaxNodes) + " are supported");
+  return static_cast<int>(v);
+}
 
 int type_index(ClusterSpec& s, const std::string& type) {
   auto it = std::find(s.gpu_types.begin(), s.gpu_types.end(), type);
@@ -22,6 +34,8 @@ int type_index(ClusterSpec& s, const std::string& type) {
 }
 
 void add_nodes(ClusterSpec& s, const ClusterOptions& o, int count, int gpus, int type, std::vector<int>* into) {
+  if (static_cast<int64_t>(s.nodes.size()) + count > kMaxNodes)
+    throw ConfigError("the cluster would have more than " + std::to_string(kMaxNodes) + " nodes; check the node counts");
   for (int i = 0; i < count; ++i) {
     sched::NodeSpec n;
     int idx = static_cast<int>(s.nodes.size());
@@ -37,12 +51,16 @@ void add_nodes(ClusterSpec& s, const ClusterOptions& o, int count, int gpus, int
   }
 }
 
-// A whole-number field of the current row (cluster files hold counts and sizes).
-int64_t num(const CsvReader& in, int c) {
+// A whole-number field of the current row (cluster files hold counts and sizes), in [0, max].
+int64_t num(const CsvReader& in, int c, int64_t max = kMaxCount) {
   std::string_view v = in.field(static_cast<size_t>(c));
   if (c >= static_cast<int>(in.fields().size())) throw InputError(in.where() + ": missing field " + std::to_string(c + 1));
+  const std::string& name = static_cast<size_t>(c) < in.names().size() ? in.names()[c] : std::string();
   auto d = workload::parse_double(v);
-  if (!d) throw InputError(in.where(c + 1) + ": '" + std::string(v) + "' is not a number");
+  if (!d) throw InputError(in.where(c + 1) + ": field '" + name + "' = '" + std::string(v) + "' is not a number");
+  if (*d < 0 || *d > static_cast<double>(max))
+    throw InputError(in.where(c + 1) + ": field '" + name + "' = '" + std::string(v) + "' must be in [0, " +
+                     std::to_string(max) + "]");
   return static_cast<int64_t>(*d);
 }
 
@@ -56,6 +74,7 @@ std::string need_path(const ClusterOptions& o) {
 ClusterSpec build_cluster(const ClusterOptions& o, const std::vector<std::string>& trace_vcs) {
   ClusterSpec s;
   s.gpu_types.clear();
+  s.links = o.links;
   std::string partition = o.partition;
   if (o.kind == "uniform") {
     add_nodes(s, o, scaled(o.nodes, o.scale), o.gpus_per_node, type_index(s, o.gpu_type), nullptr);
@@ -112,11 +131,14 @@ ClusterSpec build_cluster(const ClusterOptions& o, const std::vector<std::string
     if (!in.next()) throw InputError(path + ": expected a header and one row");
     int sw = static_cast<int>(num(in, c_sw));
     int per = static_cast<int>(num(in, c_per));
-    int gpus = static_cast<int>(num(in, c_gpus));
-    int64_t cpus = num(in, c_cpus);
-    int64_t mem = num(in, c_mem);
+    int gpus = static_cast<int>(num(in, c_gpus, kMaxGpusPerNode));
+    int64_t cpus = num(in, c_cpus, int64_t{1} << 30);
+    int64_t mem = num(in, c_mem, int64_t{1} << 40);
     int type = type_index(s, o.gpu_type);
     sw = scaled(sw, o.scale);
+    if (static_cast<int64_t>(sw) * per > kMaxNodes)
+      throw InputError(path + ": " + std::to_string(sw) + " switches x " + std::to_string(per) +
+                       " nodes per switch is more than the " + std::to_string(kMaxNodes) + " nodes supported");
     for (int k = 0; k < sw; ++k)
       for (int i = 0; i < per; ++i) {
         sched::NodeSpec n;
@@ -139,7 +161,7 @@ ClusterSpec build_cluster(const ClusterOptions& o, const std::vector<std::string
       }
     }
     if (!v.node || v.node.IsNull()) throw ConfigError("sim.cluster.kind is yaml but neither sim.cluster.path nor sim.cluster.topology is set");
-    s = parse_topology(v);
+    s = parse_topology(v, o.links);
     if (o.scale != 1) throw ConfigError("sim.cluster.scale applies to generated clusters, not a YAML topology");
     if (partition == "auto") partition = s.hard_partition ? "hard" : "shared";
   } else {

@@ -2,6 +2,20 @@
 
 namespace mlsys::sim {
 
+const config::Section<LinkBandwidths>& links_section() {
+  using L = LinkBandwidths;
+  static const config::Section<L> s("links", "Link bandwidths for sim.slowdown_model: links (Gbit/s)", [](auto& s) {
+    s.field("intra_node_gbps", &L::intra_node_gbps, "Between the GPUs of one node (NVLink): the speed of single-node jobs")
+        .range(1e-6, 1e9);
+    s.field("intra_rack_gbps", &L::intra_rack_gbps, "A node's link to its rack switch").range(1e-6, 1e9);
+    s.field("inter_rack_gbps", &L::inter_rack_gbps, "A rack's uplink to its spine switch (shared by the jobs crossing it)")
+        .range(1e-6, 1e9);
+    s.field("inter_spine_gbps", &L::inter_spine_gbps, "A spine's uplink to the core (shared by the jobs crossing it)")
+        .range(1e-6, 1e9);
+  });
+  return s;
+}
+
 const config::Section<ClusterOptions>& cluster_section() {
   using C = ClusterOptions;
   static const config::Section<C> s("cluster", "The simulated cluster", [](auto& s) {
@@ -23,6 +37,7 @@ const config::Section<ClusterOptions>& cluster_section() {
     s.field("vc_quotas", &C::vc_quotas, "Shared pool: guaranteed GPUs of each cluster.vcs entry");
     s.field("default_vc_nodes", &C::default_vc_nodes, "philly: nodes for trace VCs missing from the node-count file").range(0, 1e6);
     s.field("scale", &C::scale, "Multiplies node counts (sweeps over cluster size)").range(1e-3, 1e3);
+    s.nest("links", &C::links, links_section());
   });
   return s;
 }

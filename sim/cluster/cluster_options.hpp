@@ -26,6 +26,7 @@ struct ClusterOptions {
   std::vector<int> vc_quotas;
   int default_vc_nodes = 1;       // philly: nodes for trace VCs missing from the file
   double scale = 1;               // multiplies node counts (sweeps over cluster size)
+  LinkBandwidths links;           // cluster.links.*; a YAML topology's `links:` overrides them
 };
 
 // kind, path, topology, nodes, ... (nested as cluster.*).
@@ -35,7 +36,11 @@ const config::Section<ClusterOptions>& cluster_section();
 // partitions need each of them; shared pools add the missing ones without quota.
 ClusterSpec build_cluster(const ClusterOptions& o, const std::vector<std::string>& trace_vcs);
 
-// Parses the YAML topology format documented in docs/simulate.md (errors name file:line:col).
-ClusterSpec parse_topology(const config::YamlValue& v);
+// Parses the YAML topology format documented in docs/simulate.md (errors name file:line:col);
+// bandwidths its `links:` does not give are those of `links`.
+ClusterSpec parse_topology(const config::YamlValue& v, const LinkBandwidths& links = {});
+
+// Keys of LinkBandwidths (nested as cluster.links.*).
+const config::Section<LinkBandwidths>& links_section();
 
 }  // namespace mlsys::sim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sched/api/cluster_state.hpp"
+#include "sim/engine/links.hpp"
 
 namespace mlsys::sim {
 
@@ -23,8 +24,9 @@ struct ClusterSpec {
   std::vector<VcSpec> vcs;
   bool hard_partition = false;  // true: each VC runs alone on its node set
   bool borrowing = false;       // shared pool with quotas: VCs may use idle GPUs beyond quota
-  // Link classes (Gbps): within a node, within a rack, across racks. Used by the slowdown model.
-  double intra_node_gbps = 300, intra_rack_gbps = 100, inter_rack_gbps = 25;
+  // Link bandwidths (Gbps): within a node, node to rack switch, rack uplink, spine uplink. Used by
+  // the links slowdown model (sim.slowdown_model: links).
+  LinkBandwidths links;
 
   int total_gpus() const;
   int vc_index(const std::string& name) const;  // -1 when absent

@@ -1,6 +1,6 @@
 // The YAML topology format:
 //   gpu_types: [v100, p100]            # optional; types named by nodes are added
-//   links: {intra_node_gbps: 300, intra_rack_gbps: 100, inter_rack_gbps: 25}
+//   links: {intra_node_gbps: 300, intra_rack_gbps: 100, inter_rack_gbps: 25, inter_spine_gbps: 25}
 //   partition: shared | hard
 //   borrowing: false
 //   racks:
@@ -37,8 +37,9 @@ void expect_keys(const config::YamlValue& v, const YAML::Node& n, std::initializ
 
 }  // namespace
 
-ClusterSpec parse_topology(const config::YamlValue& v) {
+ClusterSpec parse_topology(const config::YamlValue& v, const LinkBandwidths& links) {
   ClusterSpec s;
+  s.links = links;
   const YAML::Node& root = v.node;
   expect_keys(v, root, {"gpu_types", "links", "partition", "borrowing", "racks", "vcs"});
   s.gpu_types = get<std::vector<std::string>>(v, root, "gpu_types", {});
@@ -49,10 +50,15 @@ ClusterSpec parse_topology(const config::YamlValue& v) {
     return static_cast<int>(s.gpu_types.size()) - 1;
   };
   if (const auto l = root["links"]) {
-    expect_keys(v, l, {"intra_node_gbps", "intra_rack_gbps", "inter_rack_gbps"});
-    s.intra_node_gbps = get<double>(v, l, "intra_node_gbps", s.intra_node_gbps);
-    s.intra_rack_gbps = get<double>(v, l, "intra_rack_gbps", s.intra_rack_gbps);
-    s.inter_rack_gbps = get<double>(v, l, "inter_rack_gbps", s.inter_rack_gbps);
+    expect_keys(v, l, {"intra_node_gbps", "intra_rack_gbps", "inter_rack_gbps", "inter_spine_gbps"});
+    auto gbps = [&](const char* key, double& into) {
+      into = get<double>(v, l, key, into);
+      if (!(into > 0) || into > 1e9) throw ConfigError(v.where(l[key]) + ": '" + std::string(key) + "' must be in (0, 1e9] Gbps");
+    };
+    gbps("intra_node_gbps", s.links.intra_node_gbps);
+    gbps("intra_rack_gbps", s.links.intra_rack_gbps);
+    gbps("inter_rack_gbps", s.links.inter_rack_gbps);
+    gbps("inter_spine_gbps", s.links.inter_spine_gbps);
   }
   std::string part = get<std::string>(v, root, "partition", "shared");
   if (part != "shared" && part != "hard")

@@ -9,6 +9,8 @@
 #include "core/runtime/run_context.hpp"
 #include "core/util/error.hpp"
 #include "sched/placement/fragmentation.hpp"
+#include "sim/engine/id_set.hpp"
+#include "sim/engine/links.hpp"
 
 namespace mlsys::sim {
 namespace {
@@ -29,8 +31,8 @@ constexpr double kInf = 1e300;
 class Engine final : public sched::SchedulerContext {
  public:
   Engine(sched::ClusterState cluster, const std::vector<EngineJob>& jobs, const std::vector<int>& vc_quota,
-         const EngineOptions& o, const std::vector<sched::DemandClass>& workload)
-      : c_(std::move(cluster)), jobs_(jobs), quota_(vc_quota), o_(o), workload_(workload) {
+         const EngineOptions& o, const std::vector<sched::DemandClass>& workload, const EngineProgress& progress)
+      : c_(std::move(cluster)), jobs_(jobs), quota_(vc_quota), o_(o), workload_(workload), progress_(progress) {
     const size_t n = jobs.size();
     status_.assign(n, JobStatus::NotSubmitted);
     executed_.assign(n, 0);
@@ -44,9 +46,23 @@ class Engine final : public sched::SchedulerContext {
       att_.resize(n);
       for (size_t i = 0; i < n; ++i) att_[i].dur = jobs[i].duration;
     }
-    if (o.slowdown && o.congestion_per_job > 0) {
+    if (o.slowdown && o.slowdown_model == "links") {
+      if (o.congestion_per_job > 0)
+        throw ConfigError("sim.congestion_per_job belongs to the constant slowdown model; with sim.slowdown_model: links, "
+                          "contention comes from the shared links (set congestion_per_job to 0)");
+      links_ = std::make_unique<LinkModel>(c_, o.links);
+    } else if (o.slowdown && o.slowdown_model != "constant") {
+      throw ConfigError("sim.slowdown_model = '" + o.slowdown_model + "'; valid: constant, links");
+    }
+    if (o.slowdown && o.congestion_per_job > 0 && !links_) {
       cong_.resize(n);
       rack_jobs_.resize(static_cast<size_t>(std::max(1, c_.num_racks())));
+    }
+    if (o.sample_interval > 0) pending_ids_ = IdSet(n);
+    if (o.fgd_samples) {
+      node_frag_.assign(static_cast<size_t>(c_.num_nodes()), 0);
+      frag_dirty_.assign(static_cast<size_t>(c_.num_nodes()), 1);
+      for (int k = 0; k < c_.num_nodes(); ++k) dirty_nodes_.push_back(k);
     }
     next_penalty_.assign(n, 0);
     queued_since_.assign(n, 0);
@@ -107,7 +123,6 @@ class Engine final : public sched::SchedulerContext {
           continue;
         }
         if (e.payload < -1) {
-          --resubmitting_;
           submit(-(e.payload + 2));
           continue;
         }
@@ -121,7 +136,10 @@ class Engine final : public sched::SchedulerContext {
       }
       ++res_.rounds;
       policy_->schedule(*this);
-      if ((++loops & 0xFFFF) == 0 && RunContext::stop_requested()) throw Error("interrupted (SIGINT)");
+      if ((++loops & 0xFFFF) == 0) {
+        if (RunContext::stop_requested()) throw Error("interrupted (SIGINT)");
+        if (progress_) progress_(static_cast<int64_t>(finished_));
+      }
     }
     if (finished_ != n) {
       JobId stuck = -1;
@@ -193,10 +211,12 @@ class Engine final : public sched::SchedulerContext {
                     " GPUs) and borrowing is off");
     integrate(now_);
     c_.allocate(info, a);
+    touch(a);
     alloc_[j] = a;
     used_[info.vc] += info.num_gpus;
     status_[j] = JobStatus::Running;
     --pending_;
+    if (o_.sample_interval > 0) pending_ids_.erase(static_cast<size_t>(j));
     run_pos_[j] = static_cast<int32_t>(running_.size());
     running_.push_back(j);
     auto& rec = res_.jobs[j];
@@ -211,6 +231,7 @@ class Engine final : public sched::SchedulerContext {
     stop(j);
     status_[j] = JobStatus::Pending;
     ++pending_;
+    if (o_.sample_interval > 0) pending_ids_.insert(static_cast<size_t>(j));
     queued_since_[j] = now_;
     next_penalty_[j] = o_.preemption.for_gpus(jobs_[j].info.num_gpus);
     ++res_.jobs[j].preemptions;
@@ -228,6 +249,7 @@ class Engine final : public sched::SchedulerContext {
     c_.allocate(info, alloc_[j]);
     stop(j);
     c_.allocate(info, a);
+    touch(a);
     alloc_[j] = a;
     used_[info.vc] += info.num_gpus;
     status_[j] = JobStatus::Running;
@@ -260,6 +282,7 @@ class Engine final : public sched::SchedulerContext {
     status_[j] = JobStatus::Pending;
     queued_since_[j] = now_;
     ++pending_;
+    if (o_.sample_interval > 0) pending_ids_.insert(static_cast<size_t>(j));
     policy_->on_submit(j, *this);
   }
 
@@ -280,10 +303,14 @@ class Engine final : public sched::SchedulerContext {
       nodes += new_node;
       racks += new_rack;
     }
-    if (o_.slowdown) {
-      const int per = std::max(1, c_.max_node_gpus());
-      const int need = std::max(1, (jobs_[j].info.num_gpus + per - 1) / per);
+    const int per = std::max(1, c_.max_node_gpus());
+    const int need = std::max(1, (jobs_[j].info.num_gpus + per - 1) / per);
+    if (o_.slowdown && !links_)
       slow = 1 + o_.slowdown_per_extra_node * std::max(0, nodes - need) + o_.slowdown_per_extra_rack * std::max(0, racks - 1);
+    const bool linked = links_ && nodes > 1 && jobs_[j].comm_gbps > 0;
+    if (linked) {
+      links_->add(j, a, need, jobs_[j].comm_gbps);
+      slow = links_->slowdown(j);
     }
     const bool congested = !cong_.empty() && nodes > 1;
     if (congested) {
@@ -310,6 +337,7 @@ class Engine final : public sched::SchedulerContext {
     if (left < 0) left = 0;
     end_event_[j] = events_.push(now_ + penalty + left * slow, Ev{j});
     if (congested) retime_neighbours(j);
+    if (linked) retime(links_->neighbours(j), [&](JobId k) { return links_->slowdown(k); });
   }
 
   // Whether this attempt of job j fails and how long it runs, fixed when it first starts: the
@@ -340,7 +368,7 @@ class Engine final : public sched::SchedulerContext {
     return cong_[j].base + o_.congestion_per_job * static_cast<double>(most - 1);
   }
   // Re-times the running multi-node jobs that share a rack with j (in id order), after j started
-  // or stopped: progress so far at the old speed, the rest at the new one.
+  // or stopped.
   void retime_neighbours(JobId j) {
     std::vector<JobId> near;
     for (int r : cong_[j].racks)
@@ -348,8 +376,14 @@ class Engine final : public sched::SchedulerContext {
         if (k != j) near.push_back(k);
     std::sort(near.begin(), near.end());
     near.erase(std::unique(near.begin(), near.end()), near.end());
+    retime(near, [&](JobId k) { return congested_slowdown(k); });
+  }
+  // Re-times running jobs whose slowdown may have changed (in the order given): progress so far
+  // at the old speed, the rest at the new one.
+  template <class Slowdown>
+  void retime(const std::vector<JobId>& near, Slowdown slowdown_of) {
     for (JobId k : near) {
-      const float s = static_cast<float>(congested_slowdown(k));
+      const float s = static_cast<float>(slowdown_of(k));
       if (s == slow_[k]) continue;
       executed_[k] = std::min(executed(k), attempt_dur(k));
       seg_penalty_[k] = std::max(0.0, seg_start_[k] + seg_penalty_[k] - now_);
@@ -359,6 +393,29 @@ class Engine final : public sched::SchedulerContext {
       end_event_[k] = events_.push(now_ + seg_penalty_[k] + std::max(0.0, attempt_dur(k) - executed_[k]) * s, Ev{k});
       res_.jobs[k].slowdown = std::max(res_.jobs[k].slowdown, s);
     }
+  }
+
+  // FGD score of the cluster (thousandths of a GPU), as sched::cluster_fragmentation computes it:
+  // node values are cached and recomputed only for nodes whose allocation changed since the last
+  // sample, then summed in node order (so the sum is the same to the last bit).
+  void touch(const Allocation& a) {
+    if (!o_.fgd_samples) return;
+    for (const auto& sl : a)
+      if (!frag_dirty_[sl.node]) {
+        frag_dirty_[sl.node] = 1;
+        dirty_nodes_.push_back(sl.node);
+      }
+  }
+  double fgd_score() {
+    std::vector<int> free(static_cast<size_t>(c_.max_node_gpus()) + 1);
+    for (int n : dirty_nodes_) {
+      node_frag_[n] = sched::node_fragmentation(sched::node_free(c_, n, free.data()), workload_);
+      frag_dirty_[n] = 0;
+    }
+    dirty_nodes_.clear();
+    double sum = 0;
+    for (double f : node_frag_) sum += f;
+    return sum;
   }
 
   // Gives (hide = true) or returns the free resources of `nodes` to a placeholder, so the placer
@@ -376,6 +433,7 @@ class Engine final : public sched::SchedulerContext {
         b.info.cpu_milli = c_.node(n).cpu_milli > 0 ? c_.free_cpu(n) : 0;
         b.info.memory_mib = c_.node(n).memory_mib > 0 ? c_.free_memory(n) : 0;
         c_.allocate(b.info, b.a);
+        touch(b.a);
         blocks_.push_back(std::move(b));
       } else {
         c_.release(blocks_[i].info, blocks_[i].a);
@@ -393,6 +451,7 @@ class Engine final : public sched::SchedulerContext {
       att_[j].gpu_s += info.num_gpus * (std::min(info.gpu_milli, 1000) / 1000.0) * (now_ - run_start_[j]);
     }
     c_.release(jobs_[j].info, alloc_[j]);
+    touch(alloc_[j]);
     used_[jobs_[j].info.vc] -= jobs_[j].info.num_gpus;
     int32_t p = run_pos_[j];
     JobId last = running_.back();
@@ -405,6 +464,11 @@ class Engine final : public sched::SchedulerContext {
       for (int r : cong_[j].racks) rack_jobs_[r].erase(std::find(rack_jobs_[r].begin(), rack_jobs_[r].end(), j));
       retime_neighbours(j);
       cong_[j].racks.clear();
+    }
+    if (links_ && links_->tracked(j)) {
+      const std::vector<JobId> near = links_->neighbours(j);
+      links_->remove(j);
+      retime(near, [&](JobId k) { return links_->slowdown(k); });
     }
   }
 
@@ -434,7 +498,6 @@ class Engine final : public sched::SchedulerContext {
     status_[j] = JobStatus::NotSubmitted;
     policy_->on_finish(j, *this);
     if (o_.retry_delay > 0) {
-      ++resubmitting_;
       events_.push(now_ + o_.retry_delay, Ev{-(j + 2)});
     } else {
       submit(j);
@@ -499,24 +562,13 @@ class Engine final : public sched::SchedulerContext {
     s.used_gpus = static_cast<double>(c_.used_milli()) / 1000.0;
     s.pending = static_cast<int64_t>(pending_);
     s.running = static_cast<int64_t>(running_.size());
-    // Oldest pending job (ids are in submit order; preempted jobs move the cursor back).
-    if (oldest_ > 0) {
-      for (JobId r = 0; r < oldest_ && r < static_cast<JobId>(jobs_.size()); ++r)
-        if (status_[r] == JobStatus::Pending) {
-          oldest_ = r;
-          break;
-        }
-    }
-    while (oldest_ < static_cast<JobId>(jobs_.size()) && status_[oldest_] != JobStatus::Pending) {
-      if (status_[oldest_] == JobStatus::NotSubmitted && resubmitting_ == 0) break;
-      ++oldest_;
-    }
-    if (pending_ > 0 && oldest_ < static_cast<JobId>(jobs_.size()) && status_[oldest_] == JobStatus::Pending) {
-      const auto& h = jobs_[oldest_].info;
+    // The oldest pending job: ids are in submit order, so the smallest pending id.
+    if (!pending_ids_.empty()) {
+      const auto& h = jobs_[pending_ids_.min()].info;
       const int need = std::min(std::max(h.num_gpus, 1), c_.max_node_gpus());
       for (int k = 1; k < need; ++k) s.frag_gpus += static_cast<double>(k) * c_.count_with_free(k);
     }
-    if (o_.fgd_samples) s.fgd = sched::cluster_fragmentation(c_, workload_) / 1000.0;
+    if (o_.fgd_samples) s.fgd = fgd_score() / 1000.0;
     res_.samples.push_back(s);
   }
 
@@ -525,6 +577,7 @@ class Engine final : public sched::SchedulerContext {
   std::vector<int> quota_, used_;
   EngineOptions o_;
   std::vector<sched::DemandClass> workload_;
+  const EngineProgress& progress_;
   std::unique_ptr<sched::Policy> policy_;
   std::unique_ptr<sched::Placer> placer_;
   EventQueue<Ev> events_;
@@ -549,7 +602,6 @@ class Engine final : public sched::SchedulerContext {
   std::vector<Attempt> att_;  // by job; empty when no job fails
   double attempt_dur(JobId j) const { return att_.empty() ? jobs_[j].duration : att_[j].dur; }
   std::vector<Block> blocks_;
-  int64_t resubmitting_ = 0;  // retries waiting out retry_delay
   std::vector<float> slow_;
   // Congestion: a running multi-node job's slowdown without congestion and its racks; the
   // running multi-node jobs per rack. Empty when congestion is off.
@@ -558,6 +610,7 @@ class Engine final : public sched::SchedulerContext {
     std::vector<int32_t> racks;
   };
   std::vector<Congestion> cong_;
+  std::unique_ptr<LinkModel> links_;  // links slowdown model; null otherwise
   std::vector<std::vector<JobId>> rack_jobs_;
   std::vector<EventId> end_event_;
   std::vector<Allocation> alloc_;
@@ -565,14 +618,19 @@ class Engine final : public sched::SchedulerContext {
   std::vector<JobId> running_;
   Allocation scratch_;
   size_t pending_ = 0, finished_ = 0;
-  JobId oldest_ = 0;
+  IdSet pending_ids_;  // pending jobs, kept while sampling (the oldest one sets frag_gpus)
+  // FGD samples: each node's fragmentation as of its last change, and the nodes changed since.
+  std::vector<double> node_frag_;
+  std::vector<uint8_t> frag_dirty_;
+  std::vector<int32_t> dirty_nodes_;
   double now_ = 0, first_submit_ = 0, origin_ = 0, last_time_ = 0, last_end_ = 0, next_sample_ = kInf, interval_gpu_s_ = 0;
   EngineResult res_;
 };
 
 EngineResult run_engine(sched::ClusterState cluster, const std::vector<EngineJob>& jobs, const std::vector<int>& vc_quota,
-                        const EngineOptions& opts, const std::vector<sched::DemandClass>& workload) {
-  Engine e(std::move(cluster), jobs, vc_quota, opts, workload);
+                        const EngineOptions& opts, const std::vector<sched::DemandClass>& workload,
+                        const EngineProgress& progress) {
+  Engine e(std::move(cluster), jobs, vc_quota, opts, workload, progress);
   return e.run();
 }
 

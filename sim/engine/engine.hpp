@@ -13,6 +13,7 @@
 // each other multi-node job on the busiest rack a multi-node job spans adds that factor to its
 // slowdown, re-timed whenever such a job starts or stops.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +46,7 @@ struct EngineJob {
   sched::JobInfo info;
   double duration = 0;  // true run time (of a failing attempt: until it fails)
   JobFailure failure;
+  double comm_gbps = 0;  // links model: network demand at the trace's speed (sim/engine/links.hpp)
 };
 
 struct JobRecord {
@@ -77,9 +79,12 @@ struct EngineResult {
 
 class Engine;
 
+// Called now and then during a run with the number of jobs finished so far.
+using EngineProgress = std::function<void(int64_t finished)>;
+
 // Runs one simulation. `vc_quota[v]` (GPUs, -1 = none) for the jobs' VC indices.
 EngineResult run_engine(sched::ClusterState cluster, const std::vector<EngineJob>& jobs,
                         const std::vector<int>& vc_quota, const EngineOptions& opts,
-                        const std::vector<sched::DemandClass>& workload = {});
+                        const std::vector<sched::DemandClass>& workload = {}, const EngineProgress& progress = {});
 
 }  // namespace mlsys::sim

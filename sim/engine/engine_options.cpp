@@ -8,6 +8,14 @@ const config::Section<EngineOptions>& engine_costs_section() {
     s.nest("", &E::preemption, sched::preemption_penalty_section());
     s.nest("", &E::migration, sched::migration_penalty_section());
     s.field("slowdown", &E::slowdown, "Slowdown model: jobs spread over more nodes/racks than needed run slower");
+    s.field("slowdown_model", &E::slowdown_model,
+            "With slowdown: constant (factors per extra node/rack, congestion_per_job) or links (communication "
+            "over the cluster's link bandwidths, shared links divided among the jobs crossing them)")
+        .choices_described([] {
+          return std::vector<config::Choice>{
+              {"constant", "1 + slowdown_per_extra_node x extra nodes + slowdown_per_extra_rack x extra racks"},
+              {"links", "each job's gradient traffic (comm_profiles) on the slowest link it crosses, shared fairly"}};
+        });
     s.field("slowdown_per_extra_node", &E::slowdown_per_extra_node, "Run-time factor added per node beyond the minimum").range(0, 100);
     s.field("slowdown_per_extra_rack", &E::slowdown_per_extra_rack, "Run-time factor added per rack beyond the first").range(0, 100);
     s.field("congestion_per_job", &E::congestion_per_job, "Slowdown model: factor added per other multi-node job sharing the busiest rack a multi-node job spans (0 = off)").range(0, 100);

@@ -9,6 +9,7 @@
 #include "core/config/schema.hpp"
 #include "sched/api/penalty.hpp"
 #include "sched/api/policy_params.hpp"
+#include "sim/engine/links.hpp"
 
 namespace mlsys::sim {
 
@@ -22,8 +23,12 @@ struct EngineOptions {
   double sample_interval = 3600;   // time-series step in seconds; 0 = none
   double sample_origin = 0;        // samples fall at origin + k x interval (shared by partitions)
   bool has_sample_origin = false;  // false: the first submit time
-  // Slowdown model: a job spread over more nodes/racks than it needs runs slower.
+  // Slowdown model: a job spread over more nodes/racks than it needs runs slower. `constant`:
+  // the factors below; `links`: the time its communication takes on the slowest link it crosses,
+  // shared links divided among the jobs crossing them (sim/engine/links.hpp).
   bool slowdown = false;
+  std::string slowdown_model = "constant";
+  LinkBandwidths links;            // from the cluster (links model)
   double slowdown_per_extra_node = 0.1;
   double slowdown_per_extra_rack = 0.25;
   // Congestion (with slowdown): factor per other multi-node job on the busiest rack a multi-node

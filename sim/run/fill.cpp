@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 #include <fmt/format.h>
 
 #include "core/runtime/run_context.hpp"
 #include "core/util/error.hpp"
+#include "core/util/random.hpp"
 #include "core/util/svg_chart.hpp"
 #include "sched/api/placer.hpp"
 #include "sched/placement/fragmentation.hpp"
@@ -38,15 +38,18 @@ struct OneRun {
 };
 
 // Next pod index in the configured order.
+constexpr uint64_t kPodOrderStream = 0x706f64;  // "pod"
 class PodOrder {
  public:
-  PodOrder(const std::string& order, size_t n, uint64_t seed) : order_(order), n_(n), rng_(seed) {}
+  // Its own stream (derive_seed), so the order does not repeat the random placer's draws.
+  PodOrder(const std::string& order, size_t n, uint64_t seed)
+      : order_(order), n_(n), rng_(derive_seed(seed, kPodOrderStream)) {}
   size_t next() {
-    if (order_ == "sample") return static_cast<size_t>(rng_() % n_);
+    if (order_ == "sample") return static_cast<size_t>(rng_.below(n_));
     if (pos_ == 0 && order_ == "shuffle") {
       perm_.resize(n_);
       for (size_t i = 0; i < n_; ++i) perm_[i] = i;
-      for (size_t i = n_; i > 1; --i) std::swap(perm_[i - 1], perm_[static_cast<size_t>(rng_() % i)]);
+      rng_.shuffle(perm_);
     }
     size_t i = order_ == "shuffle" ? perm_[pos_] : pos_;
     pos_ = (pos_ + 1) % n_;
@@ -56,7 +59,7 @@ class PodOrder {
  private:
   std::string order_;
   size_t n_, pos_ = 0;
-  std::mt19937_64 rng_;
+  Rng rng_;
   std::vector<size_t> perm_;
 };
 

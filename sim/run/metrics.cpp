@@ -1,16 +1,54 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 
+#include "core/util/csv.hpp"
 #include "core/util/stats.hpp"
 #include "core/util/svg_chart.hpp"
 #include "sim/run/simulation.hpp"
 
 namespace mlsys::sim {
 
-Dist distribution(std::vector<double> v) {
+void sort_values(std::vector<double>& v) {
+  // LSD radix sort on the IEEE bit patterns (order-preserving map: flip all bits of negatives,
+  // the sign bit of the rest): the ascending order std::sort gives, in linear time; bytes that
+  // are equal in every key are skipped. NaN does not occur (times are finite).
+  const size_t n = v.size();
+  if (n < 4096) {
+    std::sort(v.begin(), v.end());
+    return;
+  }
+  std::vector<uint64_t> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t u;
+    std::memcpy(&u, &v[i], sizeof u);
+    a[i] = (u >> 63) ? ~u : u | (uint64_t{1} << 63);
+  }
+  std::array<std::array<size_t, 256>, 8> count{};
+  for (uint64_t u : a)
+    for (int d = 0; d < 8; ++d) ++count[d][(u >> (8 * d)) & 0xFF];
+  for (int d = 0; d < 8; ++d) {
+    auto& c = count[d];
+    if (c[(a[0] >> (8 * d)) & 0xFF] == n) continue;  // this byte is the same in every key
+    size_t pos = 0;
+    for (auto& x : c) {
+      const size_t k = x;
+      x = pos;
+      pos += k;
+    }
+    for (uint64_t u : a) b[c[(u >> (8 * d)) & 0xFF]++] = u;
+    a.swap(b);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t u = (a[i] >> 63) ? a[i] & ~(uint64_t{1} << 63) : ~a[i];
+    std::memcpy(&v[i], &u, sizeof u);
+  }
+}
+
+Dist distribution_sorted(const std::vector<double>& v) {
   Dist d;
   if (v.empty()) return d;
-  std::sort(v.begin(), v.end());
   double sum = 0;
   for (double x : v) sum += x;
   d.avg = sum / static_cast<double>(v.size());
@@ -20,6 +58,11 @@ Dist distribution(std::vector<double> v) {
   d.p99 = q(0.99);
   d.p999 = q(0.999);
   return d;
+}
+
+Dist distribution(std::vector<double> v) {
+  sort_values(v);
+  return distribution_sorted(v);
 }
 
 namespace {
@@ -43,6 +86,8 @@ Metrics compute_metrics(const SimulationResult& r) {
   m.jobs = static_cast<int64_t>(r.jobs.size());
   m.failures = failure_metrics(r.jobs);
   std::vector<double> jct, q, js, jl, qs, ql;
+  jct.reserve(r.jobs.size());
+  q.reserve(r.jobs.size());
   for (size_t i = 0; i < r.jobs.size(); ++i) {
     double c = jct_of(r, i), w = r.jobs[i].queue_delay;
     jct.push_back(c);
@@ -57,12 +102,14 @@ Metrics compute_metrics(const SimulationResult& r) {
   }
   m.jobs_small = static_cast<int64_t>(js.size());
   m.jobs_large = static_cast<int64_t>(jl.size());
-  m.jct = distribution(jct);
-  m.queue = distribution(q);
-  m.jct_small = distribution(js);
-  m.jct_large = distribution(jl);
-  m.queue_small = distribution(qs);
-  m.queue_large = distribution(ql);
+  sort_values(jct);
+  m.jct = distribution_sorted(jct);
+  m.jct_sorted = std::move(jct);
+  m.queue = distribution(std::move(q));
+  m.jct_small = distribution(std::move(js));
+  m.jct_large = distribution(std::move(jl));
+  m.queue_small = distribution(std::move(qs));
+  m.queue_large = distribution(std::move(ql));
   m.makespan = r.makespan;
   m.utilization = r.makespan > 0 && r.total_gpus > 0 ? r.gpu_seconds / (r.makespan * r.total_gpus) : 0;
   m.preemptions = r.preemptions;
@@ -129,18 +176,45 @@ Json metrics_json(const Metrics& m, const SimulationResult& r) {
   return j;
 }
 
-Table jobs_table(const std::vector<workload::JobSpec>& jobs, const SimulationResult& r) {
-  Table t({"id", "vc", "gpus", "gpu_milli", "submit_s", "duration_s", "estimate_s", "start_s", "end_s", "jct_s",
-           "queue_s", "preemptions", "migrations", "nodes", "racks", "slowdown", "outcome", "retries", "wasted_gpu_s"});
+const std::vector<std::string>& jobs_csv_columns() {
+  static const std::vector<std::string> cols{
+      "id",      "vc",      "gpus",       "gpu_milli",  "submit_s",    "duration_s", "estimate_s",
+      "start_s", "end_s",   "jct_s",      "queue_s",    "preemptions", "migrations", "nodes",
+      "racks",   "slowdown", "outcome",   "retries",    "wasted_gpu_s"};
+  return cols;
+}
+
+void write_jobs_csv(const std::filesystem::path& path, const std::vector<workload::JobSpec>& jobs,
+                    const SimulationResult& r, const std::function<void(size_t)>& progress) {
+  CsvFileWriter w(path);
+  w.header(jobs_csv_columns());
   for (size_t i = 0; i < jobs.size(); ++i) {
     const auto& j = jobs[i];
     const auto& x = r.jobs[i];
-    t.add_row({j.id, j.vc, int64_t{j.num_gpus}, int64_t{j.gpu_milli}, r.submit[i], j.duration, r.estimate[i],
-               x.first_start, x.end, x.end - r.submit[i], x.queue_delay, int64_t{x.preemptions}, int64_t{x.migrations},
-               int64_t{x.nodes}, int64_t{x.racks}, static_cast<double>(x.slowdown), std::string(to_string(x.outcome)),
-               int64_t{x.retries}, x.wasted_gpu_s});
+    w.field(j.id);
+    w.field(j.vc);
+    w.integer(j.num_gpus);
+    w.integer(j.gpu_milli);
+    w.number(r.submit[i]);
+    w.number(j.duration);
+    w.number(r.estimate[i]);
+    w.number(x.first_start);
+    w.number(x.end);
+    w.number(x.end - r.submit[i]);
+    w.number(x.queue_delay);
+    w.integer(x.preemptions);
+    w.integer(x.migrations);
+    w.integer(x.nodes);
+    w.integer(x.racks);
+    w.number(static_cast<double>(x.slowdown));
+    w.field(to_string(x.outcome));
+    w.integer(x.retries);
+    w.number(x.wasted_gpu_s);
+    w.end_row();
+    if (progress && (i & 0xFFFF) == 0xFFFF) progress(i + 1);
   }
-  return t;
+  w.commit();
+  if (progress) progress(jobs.size());
 }
 
 Table timeseries_table(const SimulationResult& r) {
@@ -158,21 +232,23 @@ Table by_vc_table(const SimulationResult& r) {
     q[r.job_vc[i]].push_back(r.jobs[i].queue_delay);
   }
   for (size_t v = 0; v < r.vc_names.size(); ++v) {
-    Dist a = distribution(jct[v]), b = distribution(q[v]);
-    t.add_row({r.vc_names[v].empty() ? std::string("(none)") : r.vc_names[v], static_cast<int64_t>(jct[v].size()), a.avg,
+    const auto count = static_cast<int64_t>(jct[v].size());
+    Dist a = distribution(std::move(jct[v])), b = distribution(std::move(q[v]));
+    t.add_row({r.vc_names[v].empty() ? std::string("(none)") : r.vc_names[v], count, a.avg,
                a.p99, b.avg, b.p99});
   }
   return t;
 }
 
-Table summary_table(const std::vector<SimulationResult>& runs) {
+Table summary_table(const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics) {
   Table t({"policy", "placer", "estimator", "load", "scale", "jobs", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s",
            "p99.9_jct_s", "avg_queue_s", "p99_queue_s", "avg_jct_le8_s", "avg_jct_gt8_s", "makespan_s", "utilization",
            "avg_frag_gpus", "avg_fgd_gpus", "preemptions", "migrations", "hint_fallbacks", "retry_policy", "failed_jobs",
            "retries", "recovered", "abandoned", "wasted_gpu_h"});
   t.set_precision(1);
-  for (const auto& r : runs) {
-    Metrics m = compute_metrics(r);
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const SimulationResult& r = runs[k];
+    const Metrics& m = metrics[k];
     const FailureMetrics& f = m.failures;
     t.add_row({r.cfg.policy, r.cfg.placer, r.cfg.estimator, r.cfg.load_factor, r.cfg.cluster_scale, m.jobs, m.jct.avg,
                m.jct.p50, m.jct.p95, m.jct.p99, m.jct.p999, m.queue.avg, m.queue.p99, m.jct_small.avg, m.jct_large.avg,
@@ -182,16 +258,16 @@ Table summary_table(const std::vector<SimulationResult>& runs) {
   return t;
 }
 
-std::string jct_cdf_svg(const std::vector<SimulationResult>& runs) {
+std::string jct_cdf_svg(const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics) {
   std::vector<ChartSeries> series;
-  for (const auto& r : runs) {
+  for (size_t k = 0; k < runs.size(); ++k) {
     ChartSeries s;
-    s.name = r.cfg.label();
-    std::vector<double> v;
-    for (size_t i = 0; i < r.jobs.size(); ++i) v.push_back(std::max(1.0, jct_of(r, i)));
-    std::sort(v.begin(), v.end());
+    s.name = runs[k].cfg.label();
+    const std::vector<double>& v = metrics[k].jct_sorted;  // max(1, x) keeps the order
+    s.x.reserve(v.size());
+    s.y.reserve(v.size());
     for (size_t i = 0; i < v.size(); ++i) {
-      s.x.push_back(v[i]);
+      s.x.push_back(std::max(1.0, v[i]));
       s.y.push_back(static_cast<double>(i + 1) / static_cast<double>(v.size()));
     }
     series.push_back(std::move(s));

@@ -20,6 +20,12 @@ const config::Section<SimOptions>& sim_section() {
     s.field("load_factor", &S::load_factor, "Arrival-rate multiplier (submit times are divided by it)").range(1e-3, 1e3);
     s.nest("cluster", &S::cluster, cluster_section());
     s.nest("", &S::engine, engine_costs_section());
+    s.field("comm_profiles", &S::comm_profiles,
+            "slowdown_model links: model size per job type, builtin (the table in docs/simulate.md) or a CSV "
+            "job_type,params_m");
+    s.field("comm_iteration_s", &S::comm_iteration_s,
+            "slowdown_model links: iteration time of jobs whose trace gives no step count (seconds)")
+        .range(1e-6, 1e6);
     s.nest("retry", &S::retry, retry_section());
     s.nest("", &S::engine, engine_policy_section());
     s.nest("", &S::engine, engine_sampling_section());

@@ -26,6 +26,9 @@ struct SimOptions {
   ClusterOptions cluster;
   EngineOptions engine;
   RetryOptions retry;
+  // Links slowdown model: the jobs' communication profiles (sched/workload/comm_profile.hpp).
+  std::string comm_profiles = "builtin";  // or a CSV job_type,params_m
+  double comm_iteration_s = 0.5;          // iteration time of jobs whose trace has no step count
   // Outputs.
   bool per_job_csv = true;
   bool plots = true;

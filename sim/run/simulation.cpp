@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include "core/util/error.hpp"
+#include "sched/workload/comm_profile.hpp"
 #include "sim/cluster/cluster_options.hpp"
 #include "sim/estimators/estimator.hpp"
 
@@ -46,6 +49,21 @@ std::vector<sched::DemandClass> demand_mix(const std::vector<EngineJob>& jobs, s
   return workload;
 }
 
+void set_comm_demand(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, std::vector<EngineJob>& all) {
+  const workload::CommProfiles profiles(o.comm_profiles);
+  std::unordered_map<std::string_view, double> params;  // by job name: traces repeat a few
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const auto& j = jobs[i];
+    if (j.num_gpus < 2 || !(j.duration > 0)) continue;
+    auto it = params.find(j.name);
+    if (it == params.end()) it = params.emplace(j.name, profiles.params_m(j.name)).first;
+    const double bytes = workload::allreduce_bytes(it->second, j.num_gpus);
+    // Iterations per second at the trace's speed: its step count over its duration when known.
+    const double rate = j.total_steps > 0 ? j.total_steps / j.duration : 1 / o.comm_iteration_s;
+    all[i].comm_gbps = bytes * rate * 8 / 1e9;
+  }
+}
+
 std::string RunConfig::label() const {
   std::string s = policy + "/" + placer + "/" + estimator;
   if (load_factor != 1) s += "/load=" + shortest(load_factor);
@@ -58,17 +76,23 @@ RunConfig base_config(const SimOptions& o) {
   return RunConfig{o.policy, o.placer, o.estimator, o.load_factor, o.cluster.scale, o.retry.policy};
 }
 
-SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed) {
+SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed,
+                          const std::function<void(int64_t)>& progress) {
   SimulationResult r;
   r.cfg = rc;
   const size_t n = jobs.size();
-  // VCs in first-seen order.
-  std::map<std::string, int> vc_of;
-  for (const auto& j : jobs)
-    if (!vc_of.count(j.vc)) {
-      vc_of[j.vc] = static_cast<int>(r.vc_names.size());
-      r.vc_names.push_back(j.vc);
-    }
+  // VCs and users as dense indices in first-seen order (hashed views: a million jobs name a few
+  // hundred of them).
+  std::unordered_map<std::string_view, int> vc_of, user_of;
+  std::vector<int32_t> job_user(n);
+  r.job_vc.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const auto& j = jobs[i];
+    auto [v, new_vc] = vc_of.try_emplace(j.vc, static_cast<int>(r.vc_names.size()));
+    if (new_vc) r.vc_names.push_back(j.vc);
+    r.job_vc.push_back(v->second);
+    job_user[i] = user_of.try_emplace(j.user, static_cast<int>(user_of.size())).first->second;
+  }
   ClusterOptions co = o.cluster;
   co.scale = rc.cluster_scale;
   ClusterSpec spec = build_cluster(co, r.vc_names);
@@ -79,12 +103,10 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
   eo.hints_file = o.hints_file;
   eo.default_s = o.default_estimate_s;
   Estimates est = estimator_registry().create(rc.estimator)->estimate(jobs, eo);
-  r.estimate = est.value;
+  r.estimate = std::move(est.value);
   r.estimate_sources = est.sources;
   r.hint_fallbacks = est.fallbacks;
   // Users and GPU types as dense indices.
-  std::map<std::string, int> user_of;
-  r.job_vc.resize(n);
   r.job_gpus.resize(n);
   r.submit.resize(n);
   std::vector<EngineJob> all(n);
@@ -95,12 +117,11 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
     auto& e = all[i];
     e.info = demand_of(j, spec);
     e.info.id = static_cast<sched::JobId>(i);
-    e.info.vc = vc_of[j.vc];
-    e.info.user = user_of.emplace(j.user, static_cast<int>(user_of.size())).first->second;
+    e.info.vc = r.job_vc[i];
+    e.info.user = job_user[i];
     e.info.submit = j.submit_time / rc.load_factor;
-    e.info.estimate = est.value[i];
+    e.info.estimate = r.estimate[i];
     e.duration = j.duration;
-    r.job_vc[i] = e.info.vc;
     r.job_gpus[i] = j.num_gpus;
     r.submit[i] = e.info.submit;
     fractional = fractional || e.info.gpu_milli < 1000;
@@ -114,14 +135,15 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
   RetryOptions retry = o.retry;  // failed jobs and retries (sim.retry.*)
   retry.policy = rc.retry_policy;
   apply_failure_model(jobs, retry, o.hints_file, all, eopt);
+  eopt.links = spec.links;
+  if (eopt.slowdown && eopt.slowdown_model == "links") set_comm_demand(jobs, o, all);
   eopt.borrowing = spec.borrowing;
   eopt.fgd_samples = fractional;
   eopt.has_sample_origin = n > 0;
   eopt.sample_origin = n > 0 ? all[0].info.submit : 0;
-  r.jobs.resize(n);
 
-  auto merge = [&](const EngineResult& er, const std::vector<size_t>& global) {
-    for (size_t k = 0; k < global.size(); ++k) r.jobs[global[k]] = er.jobs[k];
+  // Samples and counters of one engine run (its job records are placed by the caller).
+  auto merge = [&](const EngineResult& er) {
     if (r.samples.size() < er.samples.size()) r.samples.resize(er.samples.size());
     for (size_t k = 0; k < er.samples.size(); ++k) {
       auto& s = r.samples[k];
@@ -142,6 +164,8 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
   };
 
   if (spec.hard_partition) {
+    r.jobs.resize(n);
+    size_t jobs_done = 0;
     for (size_t v = 0; v < spec.vcs.size(); ++v) {
       const auto& vc = spec.vcs[v];
       auto it = vc_of.find(vc.name);
@@ -157,7 +181,13 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
         }
       if (part.empty()) continue;
       try {
-        merge(run_engine(partition_state(spec, vc), part, {-1}, eopt, workload), global);
+        const auto done_before = static_cast<int64_t>(jobs_done);
+        EngineProgress on_progress;
+        if (progress) on_progress = [&](int64_t k) { progress(done_before + k); };
+        EngineResult er = run_engine(partition_state(spec, vc), part, {-1}, eopt, workload, on_progress);
+        for (size_t k = 0; k < global.size(); ++k) r.jobs[global[k]] = er.jobs[k];
+        merge(er);
+        jobs_done += part.size();
       } catch (const InputError& e) {
         throw InputError("VC " + vc.name + ": " + e.what());
       }
@@ -168,9 +198,9 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
       auto it = vc_of.find(vc.name);
       if (it != vc_of.end()) quota[it->second] = vc.quota_gpus;
     }
-    std::vector<size_t> global(n);
-    for (size_t i = 0; i < n; ++i) global[i] = i;
-    merge(run_engine(whole_state(spec), all, quota, eopt, workload), global);
+    EngineResult er = run_engine(whole_state(spec), all, quota, eopt, workload, progress);
+    r.jobs = std::move(er.jobs);  // one engine: its records are the trace's, in order
+    merge(er);
   }
   for (auto& s : r.samples) s.util = r.total_gpus > 0 ? s.util / r.total_gpus : 0;
   double first = n ? r.submit[0] : 0, last = first;

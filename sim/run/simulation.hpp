@@ -2,6 +2,8 @@
 // One simulation of a trace under one configuration (policy, placer, estimator, load factor,
 // cluster scale): estimates, cluster, engine run(s) (one per VC for hard partitions, merged), and
 // the metrics every mode reports.
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,13 +50,21 @@ sched::JobInfo demand_of(const workload::JobSpec& j, const ClusterSpec& spec);
 // The trace's demand mix for fragmentation-aware placement: classes of (GPUs, share per GPU, CPU,
 // GPU type) weighted by their job counts, the `max_classes` most frequent (FGD's typical pods).
 std::vector<sched::DemandClass> demand_mix(const std::vector<EngineJob>& jobs, size_t max_classes = 32);
-SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed);
+// `progress(done)` (optional) is told the jobs finished so far, over all VC partitions.
+// Links slowdown model: each job's network demand (EngineJob::comm_gbps) from its communication
+// profile (sim.comm_profiles), GPUs and iteration rate (steps / duration, else 1 / comm_iteration_s).
+void set_comm_demand(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, std::vector<EngineJob>& all);
+SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed,
+                          const std::function<void(int64_t)>& progress = {});
 
 // ---- metrics ----
 struct Dist {
   double avg = 0, p50 = 0, p95 = 0, p99 = 0, p999 = 0;
 };
 Dist distribution(std::vector<double> v);  // linear interpolation between order statistics
+Dist distribution_sorted(const std::vector<double>& sorted);
+// Ascending sort of times (radix sort: the order std::sort gives, in linear time).
+void sort_values(std::vector<double>& v);
 
 struct Metrics {
   int64_t jobs = 0;
@@ -65,17 +75,23 @@ struct Metrics {
   double makespan = 0, utilization = 0, avg_frag_gpus = 0, avg_fgd = 0, avg_queue_len = 0;
   int64_t preemptions = 0, migrations = 0;
   FailureMetrics failures;
+  std::vector<double> jct_sorted;  // every job's JCT, ascending (the CDF plot)
 };
 Metrics compute_metrics(const SimulationResult& r);
 Json metrics_json(const Metrics& m, const SimulationResult& r);
 
-Table jobs_table(const std::vector<workload::JobSpec>& jobs, const SimulationResult& r);
+// Per-job results (jobs.csv), streamed to `path` in constant memory; `progress(done)` is called
+// every 65,536 rows when given.
+const std::vector<std::string>& jobs_csv_columns();
+void write_jobs_csv(const std::filesystem::path& path, const std::vector<workload::JobSpec>& jobs,
+                    const SimulationResult& r, const std::function<void(size_t)>& progress = {});
 Table timeseries_table(const SimulationResult& r);
 Table by_vc_table(const SimulationResult& r);
-Table summary_table(const std::vector<SimulationResult>& runs);  // one row per configuration
+// One row per configuration; metrics[k] = compute_metrics(runs[k]).
+Table summary_table(const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics);
 
 // SVG plots.
-std::string jct_cdf_svg(const std::vector<SimulationResult>& runs);
+std::string jct_cdf_svg(const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics);
 std::string timeseries_svg(const std::vector<SimulationResult>& runs, const std::string& what);  // util | queue | frag
 
 }  // namespace mlsys::sim

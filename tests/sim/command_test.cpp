@@ -121,3 +121,30 @@ TEST_CASE("simulate command: helios mode reproduces the reference sums") {
   // e.g. 11cb48 under SRTF: sum JCT 89212440, sum queue 1877500, makespan 9348533, 135 preemptions.
   CHECK(ours.find("11cb48,srtf,2000,44606.22,938.75,89212440,1877500,9348533,135") != std::string::npos);
 }
+
+TEST_CASE("simulate command: the same config and seed give the same bytes with or without MLSYS_DATA_DIR") {
+  // A data folder whose runtimes file differs from the built-in table: before the default became
+  // explicit (tracegen.runtimes_file: builtin), setting MLSYS_DATA_DIR switched the durations.
+  TempDir t("simenv");
+  std::string runtimes = "runtime\n";
+  for (int i = 1; i <= 200; ++i) runtimes += std::to_string(i * 97) + "\n";
+  write_text(t / "data" / "traces" / "philly_runtimes.csv", runtimes);
+  const std::string args = " simulate --set tracegen.jobs=300 --set run.log_level=warn --set run.out_dir=";
+  auto with = run_shell("MLSYS_DATA_DIR=" + (t / "data").string() + " " + MLSYS_BINARY + args + (t / "with").string());
+  REQUIRE_MESSAGE(with.exit_code == 0, with.err);
+  auto without = run_shell(std::string("env -u MLSYS_DATA_DIR ") + MLSYS_BINARY + args + (t / "without").string());
+  REQUIRE_MESSAGE(without.exit_code == 0, without.err);
+  for (const char* f : {"jobs.csv", "summary.csv", "timeseries.csv", "by_vc.csv", "jct_cdf.svg"})
+    CHECK_MESSAGE(read_text(t / "with" / f) == read_text(t / "without" / f), f);
+  // The record says where the durations came from.
+  CHECK(read_text(t / "with" / "summary.json").find("\"durations\": \"builtin-quantiles\"") != std::string::npos);
+  // A file named is a file used (or the run stops with exit 2).
+  auto named = run_mlsys("simulate --set tracegen.jobs=300 --set run.log_level=warn --set tracegen.runtimes_file=" +
+                         (t / "data" / "traces" / "philly_runtimes.csv").string() + " --set run.out_dir=" + (t / "named").string());
+  REQUIRE_MESSAGE(named.exit_code == 0, named.err);
+  CHECK(read_text(t / "named" / "jobs.csv") != read_text(t / "with" / "jobs.csv"));
+  auto missing = run_mlsys("simulate --set tracegen.runtimes_file=" + (t / "nope.csv").string() + " --set run.out_dir=" +
+                           (t / "missing").string());
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("tracegen.runtimes_file") != std::string::npos);
+}

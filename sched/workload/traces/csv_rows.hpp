@@ -1,7 +1,8 @@
 #pragma once
 // Row iteration for delimited trace files: the project's CsvReader (core/util/csv.hpp) with the
-// trace read's bookkeeping: rows counted in the summary, a row with an unclosed quote reported as a
-// bad row (strict: error, lenient: skipped), and a RowParser per row that names line and column.
+// trace read's bookkeeping: rows counted in the summary, a row with an unclosed quote or (with a
+// header) fewer fields than the header reported as a bad row (strict: error, lenient: skipped),
+// and a RowParser per row that names line and column.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,7 @@ class CsvRows {
  private:
   ReadContext& ctx_;
   CsvReader in_;
+  bool header_;
 };
 
 }  // namespace mlsys::workload

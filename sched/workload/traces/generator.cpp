@@ -1,14 +1,14 @@
 #include "sched/workload/traces/generator.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <numeric>
 
+#include "core/runtime/run_context.hpp"
+#include "core/util/csv.hpp"
 #include "core/util/error.hpp"
-#include "core/util/fs.hpp"
 #include "core/util/line_reader.hpp"
 #include "core/util/random.hpp"
 #include "core/util/strings.hpp"
@@ -40,8 +40,8 @@ const config::Section<TracegenOptions>& tracegen_section() {
                 "Duration model: empirical (Philly runtime quantiles) or lognormal (mu, sigma below)")
             .choices({"empirical", "lognormal"});
         s.field("runtimes_file", &TracegenOptions::runtimes_file,
-                "Runtimes CSV for the empirical model; empty = $MLSYS_DATA_DIR/traces/philly_runtimes.csv when "
-                "present, else the built-in quantiles fitted to it; builtin = always the built-in quantiles");
+                "Durations of the empirical model: builtin (quantiles fitted to the 83,154 Philly runtimes) or a "
+                "runtimes CSV such as $MLSYS_DATA_DIR/traces/philly_runtimes.csv (used, or the run stops)");
         s.field("lognormal_mu", &TracegenOptions::lognormal_mu, "Mean of ln(duration seconds)").range(-50, 50);
         s.field("lognormal_sigma", &TracegenOptions::lognormal_sigma, "Std. deviation of ln(duration seconds)")
             .range(0, 20);
@@ -83,8 +83,11 @@ struct TraceGenerator::Impl {
   std::vector<double> runtimes;  // sorted empirical values (file), or empty
   std::string source;
   std::vector<std::string> user_names, vc_names;
+  bool bursty = false, lognormal = false;  // the string options, compared once
 
   Impl(const TracegenOptions& opts, uint64_t seed) : o(opts), rng(seed) {
+    bursty = o.arrival == "bursty";
+    lognormal = o.duration == "lognormal";
     if (o.gpu_values.empty()) {
       gpu_values.assign(kPhillyGpuValues.begin(), kPhillyGpuValues.end());
       if (o.gpu_weights.empty()) o.gpu_weights.assign(kPhillyGpuCounts.begin(), kPhillyGpuCounts.end());
@@ -112,9 +115,9 @@ struct TraceGenerator::Impl {
     for (int64_t u = 0; u < o.users; ++u) user_cum.push_back(c += 1.0 / static_cast<double>(u + 1));  // Zipf s=1
     for (int64_t u = 0; u < o.users; ++u) user_names.push_back("u" + std::to_string(u));
     for (int64_t v = 0; v < o.vcs; ++v) vc_names.push_back("vc" + std::to_string(v));
-    if (o.duration == "empirical") load_runtimes();
+    if (!lognormal) load_runtimes();
     else source = "lognormal";
-    if (o.arrival == "bursty") {
+    if (bursty) {
       double f = o.burst_on_s / (o.burst_on_s + o.burst_off_s);
       rate_on = o.burst_factor * o.rate_per_hour / 3600;
       rate_off = (o.rate_per_hour / 3600 - f * rate_on) / (1 - f);
@@ -126,17 +129,19 @@ struct TraceGenerator::Impl {
     }
   }
 
+  // The durations come from exactly what runtimes_file names: the built-in table or that file
+  // (a file that is not there stops the run; nothing depends on the environment).
   void load_runtimes() {
-    std::string path = o.runtimes_file == "builtin" ? std::string() : o.runtimes_file;
-    if (o.runtimes_file.empty()) {
-      auto dir = data_dir();
-      auto p = dir.empty() ? std::filesystem::path() : dir / "traces" / "philly_runtimes.csv";
-      if (!p.empty() && std::filesystem::exists(p)) path = p.string();
-    }
-    if (path.empty()) {
+    const std::string& path = o.runtimes_file;
+    if (path == "builtin") {
       source = "builtin-quantiles";
       return;
     }
+    if (path.empty())
+      throw ConfigError("tracegen.runtimes_file is empty: set builtin (the built-in Philly quantiles) or a runtimes CSV");
+    if (!std::filesystem::is_regular_file(path))
+      throw ConfigError("tracegen.runtimes_file = '" + path + "': no such file (use builtin for the built-in Philly "
+                        "quantiles)");
     LineReader in(path);
     std::string_view line;
     while (in.next(line)) {
@@ -157,7 +162,7 @@ struct TraceGenerator::Impl {
 
   double sample_duration() {
     double d;
-    if (o.duration == "lognormal") {
+    if (lognormal) {
       d = std::exp(o.lognormal_mu + o.lognormal_sigma * rng.normal());
     } else if (!runtimes.empty()) {
       double h = rng.uniform() * static_cast<double>(runtimes.size() - 1);
@@ -185,7 +190,7 @@ struct TraceGenerator::Impl {
   }
 
   double next_arrival() {
-    if (o.arrival != "bursty") return t + rng.exponential(o.rate_per_hour / 3600);
+    if (!bursty) return t + rng.exponential(o.rate_per_hour / 3600);
     double now = t;
     for (;;) {
       double rate = on ? rate_on : rate_off;
@@ -208,17 +213,25 @@ bool TraceGenerator::next(JobSpec& j) {
   if (m.made >= m.o.jobs) return false;
   // The first job arrives at time 0, like the real traces; gaps follow the arrival process.
   if (m.made > 0) m.t = m.next_arrival();
-  j = JobSpec{};
+  // Every field is assigned (strings reuse their storage): the same job as from JobSpec{}.
   j.index = m.made;
-  j.id = "g" + std::to_string(m.made);
+  char digits[24];
+  auto end = std::to_chars(digits, digits + sizeof digits, m.made).ptr;
+  j.id.assign(1, 'g').append(digits, end);
   j.submit_time = std::floor(m.t);
   j.duration = m.sample_duration();
   j.num_gpus = m.gpu_values[std::min(pick(m.gpu_cum, m.rng.uniform()), m.gpu_values.size() - 1)];
+  j.gpu_milli = 1000;
+  j.cpu_milli = 0;
+  j.memory_mib = 0;
+  j.gpu_type.clear();
+  j.command.clear();
+  j.total_steps = 0;
   size_t user = std::min(pick(m.user_cum, m.rng.uniform()), m.user_names.size() - 1);
   j.user = m.user_names[user];
   j.vc = m.vc_names[user % m.vc_names.size()];
   const size_t model = static_cast<size_t>(m.rng.next() % (sizeof kModels / sizeof kModels[0]));
-  j.name = std::string(kModels[model]) + "-" + j.user;
+  j.name.assign(kModels[model]).append(1, '-').append(j.user);
   double s = m.rng.uniform();
   j.state = s < m.o.failed_fraction                        ? JobState::Failed
             : s < m.o.failed_fraction + m.o.killed_fraction ? JobState::Killed
@@ -236,34 +249,34 @@ std::vector<JobSpec> generate_trace(const TracegenOptions& opts, uint64_t seed) 
   return jobs;
 }
 
-int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path) {
+int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path,
+                            const std::function<void(int64_t)>& progress, std::string* duration_source) {
   TraceGenerator g(opts, seed);
-  // Streamed to a temporary file in the same folder, then renamed: atomic without holding the
-  // whole text in memory.
-  std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
-  std::string buf;
-  buf.reserve(1 << 20);
-  append_native_header(buf);
+  if (duration_source) *duration_source = g.duration_source();
+  // Streamed to a temporary file in the same folder, renamed at the end: atomic without holding
+  // the trace in memory; an error or an interrupt removes the temporary file.
+  CsvFileWriter out(path);
+  std::string rows;
+  rows.reserve(1 << 16);
+  append_native_header(rows);
   JobSpec j;
   int64_t n = 0;
-  bool ok = true;
   while (g.next(j)) {
-    append_native_row(buf, j);
-    ++n;
-    if (buf.size() > (1u << 20) - 4096) {
-      ok = ok && std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
-      buf.clear();
+    append_native_row(rows, j);
+    if ((++n & 0x3FF) == 0) {
+      out.append_lines(rows);
+      rows.clear();
+      if ((n & 0xFFFF) == 0) {
+        if (RunContext::stop_requested())
+          throw Error("interrupted after " + std::to_string(n) + " of " + std::to_string(opts.jobs) + " jobs; " + path +
+                      " was not written");
+        if (progress) progress(n);
+      }
     }
   }
-  ok = ok && std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) {
-    std::remove(tmp.c_str());
-    throw Error(path + ": write failed (disk full?)");
-  }
-  std::filesystem::rename(tmp, path);
+  out.append_lines(rows);
+  out.commit();
+  if (progress) progress(n);
   return n;
 }
 

@@ -4,6 +4,7 @@
 // Philly runtime distribution (empirical quantiles of philly_runtimes.csv, the built-in fit when
 // it is absent, or a log-normal), users/VCs/job names. Seeded: same options + seed = same jobs.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,7 @@ struct TracegenOptions {
   std::vector<int64_t> gpu_values;   // empty = Philly-like {1,2,4,8,16,24,32,64}
   std::vector<double> gpu_weights;   // relative weights for gpu_values (empty = Philly counts)
   std::string duration = "empirical";  // empirical | lognormal
-  std::string runtimes_file;         // "" = $MLSYS_DATA_DIR/traces/philly_runtimes.csv if present, else
-                                     // the built-in fit; "builtin" = always the built-in fit
+  std::string runtimes_file = "builtin";  // the built-in Philly quantile table, or a runtimes CSV
   double lognormal_mu = 6.845852;    // ln(seconds), fitted to philly_runtimes.csv
   double lognormal_sigma = 2.181440;
   double min_duration_s = 1;
@@ -46,7 +46,7 @@ class TraceGenerator {
   TraceGenerator& operator=(const TraceGenerator&) = delete;
   // Fills `job` with the next job; false after opts.jobs jobs.
   bool next(JobSpec& job);
-  // Which duration source was used: "file:<path>", "builtin-quantiles" or "lognormal".
+  // Which duration source is used: "file:<path>", "builtin-quantiles" or "lognormal".
   const std::string& duration_source() const;
 
  private:
@@ -55,7 +55,11 @@ class TraceGenerator {
 };
 
 std::vector<JobSpec> generate_trace(const TracegenOptions& opts, uint64_t seed);
-// Generates straight into a native CSV file (atomic write); returns the number of jobs.
-int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path);
+// Generates straight into a native CSV file (streamed, atomic); returns the number of jobs.
+// `progress(done)` is called every 65,536 jobs when given. Stops with an Error, leaving no file,
+// when RunContext::stop_requested() (Ctrl-C, SIGTERM). `duration_source` (optional) receives
+// TraceGenerator::duration_source().
+int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path,
+                            const std::function<void(int64_t)>& progress = {}, std::string* duration_source = nullptr);
 
 }  // namespace mlsys::workload

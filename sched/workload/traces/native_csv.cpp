@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "core/util/fs.hpp"
+#include "core/util/csv.hpp"
 
 namespace mlsys::workload {
 
@@ -24,19 +24,13 @@ void append_native_header(std::string& out) {
 
 namespace {
 
+// Line breaks inside text become spaces (a row stays one line); such a field stays quoted.
 void text(std::string& out, const std::string& s) {
-  bool quote = s.find_first_of(",\"\n\r") != std::string::npos;
-  if (!quote) {
-    out += s;
-    return;
-  }
-  out += '"';
-  for (char c : s) {
-    if (c == '"') out += "\"\"";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
-  }
-  out += '"';
+  if (s.find_first_of("\n\r") == std::string::npos) return append_csv_field(out, s);
+  std::string flat = s;
+  for (char& c : flat)
+    if (c == '\n' || c == '\r') c = ' ';
+  append_csv_field(out, flat, /*force_quote=*/true);
 }
 
 template <class T>
@@ -80,11 +74,18 @@ void append_native_row(std::string& out, const JobSpec& j) {
 }
 
 void write_native_csv(const std::string& path, const std::vector<JobSpec>& jobs) {
-  std::string out;
-  out.reserve(jobs.size() * 64 + 128);
-  append_native_header(out);
-  for (const auto& j : jobs) append_native_row(out, j);
-  write_file_atomic(path, out);
+  CsvFileWriter out(path);
+  std::string rows;
+  append_native_header(rows);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    append_native_row(rows, jobs[i]);
+    if (rows.size() >= (1 << 16)) {
+      out.append_lines(rows);
+      rows.clear();
+    }
+  }
+  out.append_lines(rows);
+  out.commit();
 }
 
 }  // namespace mlsys::workload

@@ -22,7 +22,7 @@ std::vector<NodeListEntry> read_openb_nodes(const std::string& path) {
     n.name = std::string(trim(p.text(sn)));
     n.cpu_milli = p.integer(cpu, 0);
     n.memory_mib = p.integer(mem, 0);
-    n.gpus = static_cast<int>(p.integer(gpu, 0));
+    n.gpus = static_cast<int>(p.integer(gpu, 0, 1024));  // GPUs per node
     if (model >= 0) n.gpu_model = std::string(trim(p.text(model)));
     if (n.gpus > 0 && n.gpu_model.empty()) p.fail(static_cast<size_t>(model < 0 ? gpu : model), "GPU node without a model");
     out.push_back(std::move(n));

@@ -26,11 +26,16 @@ const config::Section<TraceOptions>& trace_section() {
         .range(-1, 1 << 20);
     s.field("max_jobs", &TraceOptions::max_jobs, "Stop after this many kept jobs (in file order); 0 keeps all")
         .min(0);
+    s.field("horizon_s", &TraceOptions::horizon_s,
+            "Latest submit time and longest duration a trace row may have (seconds, default about 31 years); "
+            "a row beyond it is a bad row")
+        .range(1, 1e15);
     s.field("gpu_type", &TraceOptions::gpu_type,
             "GPU type whose Gavel throughputs give Gavel trace durations (k80, p100, v100; v100 matches the "
             "Helios reference)");
     s.field("throughputs", &TraceOptions::throughputs,
-            "Gavel isolated throughputs CSV; empty uses $MLSYS_DATA_DIR/jobs/gavel_isolated_throughputs.csv");
+            "Gavel isolated throughputs CSV (durations of Gavel traces); a leading ${MLSYS_DATA_DIR} is the shared "
+            "data folder");
     s.field("time_origin", &TraceOptions::time_origin,
             "Time 0 of datetime traces ('YYYY-MM-DD HH:MM:SS' UTC); empty = midnight of the first row's day");
   });
@@ -38,11 +43,18 @@ const config::Section<TraceOptions>& trace_section() {
 }
 
 std::string resolve_throughputs_path(const TraceOptions& opts) {
-  if (!opts.throughputs.empty()) return opts.throughputs;
-  auto dir = data_dir();
-  if (dir.empty()) return "";
-  auto p = dir / "jobs" / "gavel_isolated_throughputs.csv";
-  return std::filesystem::exists(p) ? p.string() : "";
+  std::string path = opts.throughputs.empty() ? std::string(kDefaultThroughputs) : opts.throughputs;
+  const std::string var = "${MLSYS_DATA_DIR}";
+  if (path.compare(0, var.size(), var) == 0) {
+    const auto dir = data_dir();
+    if (dir.empty())
+      throw ConfigError("trace.throughputs = '" + path + "' but MLSYS_DATA_DIR is not set (or names no folder): set it "
+                        "to the shared data folder, or set trace.throughputs to gavel_isolated_throughputs.csv");
+    path = dir.string() + path.substr(var.size());
+  }
+  if (!std::filesystem::is_regular_file(path))
+    throw ConfigError("trace.throughputs = '" + path + "': no such file (Gavel traces need it for their durations)");
+  return path;
 }
 
 }  // namespace mlsys::workload

@@ -1,5 +1,6 @@
 #include "sched/workload/traces/trace_reader.hpp"
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/util/error.hpp"
@@ -49,8 +50,34 @@ static bool passes(const JobSpec& j, const TraceOptions& o) {
   return true;
 }
 
+// The first value of a job outside what the simulator and SchedMate can take, as (field, value,
+// reason); an empty field when all are in range.
+struct OutOfRange {
+  std::string field, value, reason;
+};
+static OutOfRange out_of_range(const JobSpec& j, double horizon) {
+  auto time = [&](const char* field, double v) -> OutOfRange {
+    if (!std::isfinite(v) || v < 0) return {field, format_number(v), "must be a finite number >= 0"};
+    if (v > horizon)
+      return {field, format_number(v),
+              "beyond trace.horizon_s = " + format_number(horizon) + " s (raise it if the trace really spans that long)"};
+    return {};
+  };
+  if (j.num_gpus < 0 || j.num_gpus > kMaxGpus)
+    return {"num_gpus", std::to_string(j.num_gpus), "must be in [0, " + std::to_string(kMaxGpus) + "]"};
+  if (j.gpu_milli < 0 || j.gpu_milli > 1000)
+    return {"gpu_milli", std::to_string(j.gpu_milli), "must be in [0, 1000] (thousandths of one GPU)"};
+  if (j.cpu_milli < 0 || j.memory_mib < 0) return {"cpu_milli/memory_mib", "", "must be >= 0"};
+  if (auto r = time("submit_time", j.submit_time); !r.field.empty()) return r;
+  return time("duration", j.duration);
+}
+
 bool ReadContext::emit(JobSpec&& job) {
   if (stopped_) return false;
+  if (auto bad = out_of_range(job, opts_.horizon_s); !bad.field.empty()) {
+    bad_row(line_, 0, bad.field, bad.value, bad.reason);
+    return true;
+  }
   if (!passes(job, opts_)) {
     ++summary_.filtered_out;
     return true;
@@ -83,10 +110,7 @@ void ReadContext::skip_row(std::string_view reason) { ++summary_.skipped[std::st
 const GavelThroughputs& ReadContext::throughputs() {
   if (!shared_.throughputs) {
     std::string path = resolve_throughputs_path(opts_);
-    if (path.empty())
-      throw Error(file_ +
-                  ": Gavel traces need step throughputs to compute durations; set trace.throughputs to "
-                  "gavel_isolated_throughputs.csv (or MLSYS_DATA_DIR to ../shared/data)");
+    summary_.inputs.push_back(path);
     auto t = std::make_shared<GavelThroughputs>(GavelThroughputs::load(path));
     if (!t->has_gpu_type(opts_.gpu_type))
       throw ConfigError("trace.gpu_type = '" + opts_.gpu_type + "': no throughputs for this GPU type in " + path);
@@ -144,7 +168,7 @@ double RowParser::number(size_t col, double min_value) {
   return *v;
 }
 
-int64_t RowParser::integer(size_t col, int64_t min_value) {
+int64_t RowParser::integer(size_t col, int64_t min_value, int64_t max_value) {
   auto v = parse_int(text(col));
   if (!v) {
     fail(col, "not an integer");
@@ -154,7 +178,23 @@ int64_t RowParser::integer(size_t col, int64_t min_value) {
     fail(col, "must be >= " + std::to_string(min_value));
     return 0;
   }
+  if (*v > max_value) {
+    fail(col, "must be <= " + std::to_string(max_value));
+    return 0;
+  }
   return *v;
+}
+
+int RowParser::gpu_count(size_t col, int min_value) { return static_cast<int>(integer(col, min_value, kMaxGpus)); }
+
+double RowParser::seconds(size_t col, double min_value) {
+  double v = number(col, min_value);
+  const double horizon = ctx_.options().horizon_s;
+  if (ok_ && v > horizon) {
+    fail(col, "beyond trace.horizon_s = " + format_number(horizon) + " s (raise it if the trace really spans that long)");
+    return 0;
+  }
+  return v;
 }
 
 int64_t RowParser::datetime(size_t col) {
@@ -169,19 +209,17 @@ int64_t RowParser::datetime(size_t col) {
 // ---- detection ----
 
 std::string detect_trace_format(const std::string& path) {
+  // A file that cannot be read (missing, a folder, corrupt gzip) is an error naming it, never
+  // "cannot tell the format".
   std::string first;
-  try {
-    LineReader in(path);
-    std::string_view line;
-    // First non-empty line.
-    while (in.next(line)) {
-      if (!trim(line).empty()) {
-        first = std::string(line);
-        break;
-      }
+  LineReader in(path);
+  std::string_view line;
+  // First non-empty line.
+  while (in.next(line)) {
+    if (!trim(line).empty()) {
+      first = std::string(line);
+      break;
     }
-  } catch (const Error&) {
-    return "";
   }
   std::string name = std::filesystem::path(path).filename().string();
   std::string best;

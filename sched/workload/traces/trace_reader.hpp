@@ -41,9 +41,15 @@ class ReadContext {
   void set_file(std::string file) { file_ = std::move(file); }
   const TraceOptions& options() const { return opts_; }
 
-  // A data row was seen (counted in the summary).
-  void row() { ++summary_.rows_read; }
-  // Offers a parsed job: filters it, passes it on; false = stop reading.
+  // A data row was seen (counted in the summary), starting at `line` when known (errors the
+  // context raises itself name it).
+  void row(int64_t line = 0) {
+    ++summary_.rows_read;
+    line_ = line;
+  }
+  // Offers a parsed job: checks its values are in range (GPUs in [0, kMaxGpus], gpu_milli in
+  // [0, 1000], submit time and duration finite, >= 0 and within trace.horizon_s; otherwise a bad
+  // row), filters it, passes it on; false = stop reading.
   bool emit(JobSpec&& job);
   // A row the reader cannot use. Strict: throws InputError "file:line:col: field 'name' = 'value':
   // reason"; lenient: counts it (by reason) and returns so the reader skips the row.
@@ -65,7 +71,12 @@ class ReadContext {
   const JobSink& sink_;
   ReadShared& shared_;
   bool stopped_ = false;
+  int64_t line_ = 0;
 };
+
+// Most GPUs one job may request (also the largest GPU count any trace value may hold): larger
+// values are bad rows, never overflows.
+inline constexpr int kMaxGpus = 1 << 20;
 
 // Helper for field-by-field row parsing: remembers the first failure and reports it once.
 class RowParser {
@@ -78,7 +89,11 @@ class RowParser {
   // The field exists and is not blank.
   bool present(int col) const;
   double number(size_t col, double min_value = -1e300);
-  int64_t integer(size_t col, int64_t min_value = INT64_MIN);
+  int64_t integer(size_t col, int64_t min_value = INT64_MIN, int64_t max_value = INT64_MAX);
+  // A GPU (or other) count in [min_value, kMaxGpus].
+  int gpu_count(size_t col, int min_value = 0);
+  // Seconds in [min_value, trace.horizon_s].
+  double seconds(size_t col, double min_value = 0);
   int64_t datetime(size_t col);
   void fail(size_t col, std::string_view reason);
   // Fails the row when it has fewer than `n` fields.

@@ -1,10 +1,13 @@
 #include "sched/workload/traces/trace_stats.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "core/util/stats.hpp"
+#include "core/util/svg_chart.hpp"
 
 namespace mlsys::workload {
 
@@ -105,6 +108,10 @@ TraceStats compute_trace_stats(const std::vector<JobSpec>& jobs) {
     b.gpu_hours += gh;
     dur.push_back(j.duration);
     gpus.push_back(j.num_gpus);
+    const double d = std::min(std::max(j.duration, 1.0), 1e15);
+    const auto bin = static_cast<size_t>(std::floor(std::log10(d) * 4));
+    if (s.duration_bins.size() <= bin) s.duration_bins.resize(bin + 1, 0);
+    ++s.duration_bins[bin];
   }
   s.duration_s = quantiles(std::move(dur));
   s.num_gpus = quantiles(std::move(gpus));
@@ -177,6 +184,100 @@ Json TraceStats::to_json() const {
   j["num_gpus"] = quantiles_json(num_gpus);
   j["hourly_arrivals"] = quantiles_json(hourly_arrivals);
   return j;
+}
+
+namespace {
+
+// A bar as an outline at x = i (width 0.7), for the line charts of core/util/svg_chart.
+ChartSeries bar(const std::string& name, double i, double value) {
+  ChartSeries s;
+  s.name = name;
+  s.x = {i - 0.35, i - 0.35, i + 0.35, i + 0.35};
+  s.y = {0, value, value, 0};
+  return s;
+}
+
+std::string count_text(double v) { return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v); }
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> TraceStats::to_svgs() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  {
+    std::vector<ChartSeries> bars;
+    for (size_t i = 0; i < demand.size(); ++i)
+      bars.push_back(bar(demand[i].label + " GPUs: " + count_text(static_cast<double>(demand[i].jobs)) + " jobs",
+                         static_cast<double>(i), static_cast<double>(demand[i].jobs)));
+    ChartOptions o;
+    o.title = "GPU demand";
+    o.x_label = "GPUs requested (classes in legend order)";
+    o.y_label = "jobs";
+    out.emplace_back("demand.svg", line_chart_svg(bars, o));
+  }
+  {
+    ChartSeries h;  // histogram outline over the bins' edges
+    h.name = "jobs per bin (4 per decade)";
+    for (size_t k = 0; k < duration_bins.size(); ++k) {
+      const double lo = std::pow(10.0, static_cast<double>(k) / 4), hi = std::pow(10.0, static_cast<double>(k + 1) / 4);
+      const auto n = static_cast<double>(duration_bins[k]);
+      if (k == 0) {
+        h.x.push_back(lo);
+        h.y.push_back(0);
+      }
+      h.x.insert(h.x.end(), {lo, hi});
+      h.y.insert(h.y.end(), {n, n});
+    }
+    if (!h.x.empty()) {
+      h.x.push_back(h.x.back());
+      h.y.push_back(0);
+    }
+    ChartOptions o;
+    o.title = "Job durations";
+    o.x_label = "duration (s)";
+    o.y_label = "jobs";
+    o.log_x = true;
+    out.emplace_back("durations.svg", line_chart_svg({h}, o));
+  }
+  {
+    ChartSeries a;
+    a.name = "jobs submitted";
+    for (size_t hr = 0; hr < arrivals_by_hour.size(); ++hr) {
+      a.x.push_back(static_cast<double>(hr));
+      a.y.push_back(static_cast<double>(arrivals_by_hour[hr]));
+    }
+    ChartOptions o;
+    o.title = "Arrivals per hour";
+    o.x_label = "hours since the first submission";
+    o.y_label = "jobs";
+    out.emplace_back("arrivals.svg", line_chart_svg({a}, o));
+  }
+  {
+    // Largest VCs first; beyond 19 the rest are one bar, so the legend stays readable.
+    std::vector<const Group*> vcs;
+    for (const auto& g : by_vc) vcs.push_back(&g);
+    std::stable_sort(vcs.begin(), vcs.end(), [](const Group* a, const Group* b) { return a->gpu_hours > b->gpu_hours; });
+    std::vector<ChartSeries> bars;
+    double rest = 0;
+    size_t rest_n = 0;
+    for (size_t i = 0; i < vcs.size(); ++i) {
+      if (i < 19 || vcs.size() == 20) {
+        const std::string name = vcs[i]->key.empty() ? std::string("(none)") : vcs[i]->key;
+        bars.push_back(bar(name + ": " + count_text(std::round(vcs[i]->gpu_hours)) + " GPU-h", static_cast<double>(i),
+                           vcs[i]->gpu_hours));
+      } else {
+        rest += vcs[i]->gpu_hours;
+        ++rest_n;
+      }
+    }
+    if (rest_n > 0)
+      bars.push_back(bar(std::to_string(rest_n) + " other VCs: " + count_text(std::round(rest)) + " GPU-h", 19, rest));
+    ChartOptions o;
+    o.title = "GPU-hours per VC";
+    o.x_label = "VCs (legend order)";
+    o.y_label = "GPU-hours";
+    out.emplace_back("vc_gpu_hours.svg", line_chart_svg(bars, o));
+  }
+  return out;
 }
 
 }  // namespace mlsys::workload

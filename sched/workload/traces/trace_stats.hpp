@@ -41,10 +41,17 @@ struct TraceStats {
   Quantiles duration_s, num_gpus, hourly_arrivals;
   std::vector<Bucket> demand;
   std::vector<int64_t> arrivals_by_hour;  // jobs per hour from the first submit's hour
+  // Duration histogram: jobs with duration in [10^(k/4), 10^((k+1)/4)) seconds for k = 0, 1, ...
+  // (four bins per decade; durations below 1 s count in the first).
+  std::vector<int64_t> duration_bins;
   std::vector<Group> by_vc, by_state;
 
   // Named tables: overview, demand, distributions, arrivals_per_hour, by_vc, by_state.
   std::vector<std::pair<std::string, Table>> to_tables() const;
+  // Named SVG charts (core/util/svg_chart.hpp): demand.svg (jobs per GPU-demand class),
+  // durations.svg (duration histogram, log scale), arrivals.svg (jobs per hour), vc_gpu_hours.svg
+  // (GPU-hours per VC). Bars are drawn as outlines, one series (legend entry) per bar.
+  std::vector<std::pair<std::string, std::string>> to_svgs() const;
   Json to_json() const;
 };
 

@@ -10,6 +10,11 @@ Json TraceSummary::to_json() const {
   Json fm = Json::array();
   for (const auto& x : formats) fm.push_back(x);
   j["formats"] = fm;
+  if (!inputs.empty()) {  // the other files the read used, so the record names them
+    Json in = Json::array();
+    for (const auto& x : inputs) in.push_back(x);
+    j["inputs"] = in;
+  }
   j["rows_read"] = rows_read;
   j["jobs_kept"] = jobs_kept;
   j["filtered_out"] = filtered_out;

@@ -12,6 +12,7 @@ namespace mlsys::workload {
 struct TraceSummary {
   std::vector<std::string> files;            // files read, in order
   std::vector<std::string> formats;          // reader used for each file
+  std::vector<std::string> inputs;           // other files the read used (Gavel throughputs)
   int64_t rows_read = 0;                     // data rows seen in every file read (headers excluded)
   int64_t jobs_kept = 0;                     // passed every filter
   int64_t filtered_out = 0;                  // parsed fine but removed by a filter

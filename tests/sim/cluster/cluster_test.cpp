@@ -27,7 +27,8 @@ TEST_CASE("cluster: YAML topology with racks, GPU types, links and VCs") {
   CHECK(s.total_gpus() == 2 * 8 + 4 + 3 * 8);
   CHECK(s.gpu_types == std::vector<std::string>{"v100", "p100"});
   CHECK(s.hard_partition);
-  CHECK(s.inter_rack_gbps == 10);
+  CHECK(s.links.inter_rack_gbps == 10);
+  CHECK(s.links.intra_rack_gbps == 100);  // not given: the default
   REQUIRE(s.vcs.size() == 2);
   CHECK(s.vcs[1].nodes == std::vector<int>{2, 3, 4, 5});
   CHECK(s.vcs[1].quota_gpus == 28);

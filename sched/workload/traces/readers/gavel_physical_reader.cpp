@@ -29,10 +29,10 @@ class GavelPhysicalReader final : public TraceReader {
       JobSpec j;
       j.name = std::string(p.text(0));
       j.total_steps = p.number(5, 0);
-      j.num_gpus = static_cast<int>(p.integer(6, 1));
+      j.num_gpus = p.gpu_count(6, 1);
       p.number(7);  // priority weight and SLO are validated but JobSpec has no place for them
       p.number(8);
-      j.submit_time = p.number(9, 0);
+      j.submit_time = p.seconds(9);
       if (!p.ok()) continue;
       if (!set_gavel_duration(ctx, p, j)) continue;
       j.id = std::to_string(index++);

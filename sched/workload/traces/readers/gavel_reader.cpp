@@ -37,8 +37,8 @@ class GavelReader final : public TraceReader {
       JobSpec j;
       j.name = std::string(p.text(0));
       j.total_steps = p.number(4, 0);
-      j.submit_time = p.number(5, 0);
-      j.num_gpus = static_cast<int>(p.integer(6, 1));
+      j.submit_time = p.seconds(5);
+      j.num_gpus = p.gpu_count(6, 1);
       if (!p.ok()) continue;
       if (!set_gavel_duration(ctx, p, j)) continue;
       std::snprintf(id, sizeof id, "-%05lld", static_cast<long long>(index++));

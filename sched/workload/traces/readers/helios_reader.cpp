@@ -30,10 +30,10 @@ class HeliosReader final : public TraceReader {
       RowParser p = rows.parser();
       JobSpec j;
       j.vc = std::string(trim(p.text(vc)));
-      j.num_gpus = static_cast<int>(p.integer(gpus, 0));
+      j.num_gpus = p.gpu_count(gpus);
       int64_t sub = p.datetime(submit);
       if (p.present(duration)) {
-        j.duration = p.number(duration, 0);
+        j.duration = p.seconds(duration);
       } else if (start >= 0 && end >= 0) {
         int64_t s = p.datetime(start), e = p.datetime(end);
         if (p.ok() && e < s) p.fail(end, "end_time before start_time");
@@ -41,7 +41,7 @@ class HeliosReader final : public TraceReader {
       } else {
         p.fail(duration, "empty duration and no start/end times");
       }
-      if (p.present(cpu)) j.cpu_milli = p.integer(cpu, 0) * 1000;
+      if (p.present(cpu)) j.cpu_milli = p.integer(cpu, 0, int64_t{1} << 40) * 1000;
       if (!p.ok()) continue;
       j.submit_time = ctx.relative_time(sub);
       if (id >= 0) j.id = std::string(trim(p.text(id)));

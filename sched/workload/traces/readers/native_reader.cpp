@@ -29,13 +29,10 @@ class NativeReader final : public TraceReader {
     while (rows.next()) {
       RowParser p = rows.parser();
       JobSpec j;
-      j.submit_time = p.number(submit, 0);
-      j.duration = p.number(duration, 0);
-      j.num_gpus = static_cast<int>(p.integer(gpus, 0));
-      if (p.present(milli)) {
-        j.gpu_milli = static_cast<int>(p.integer(milli, 0));
-        if (p.ok() && j.gpu_milli > 1000) p.fail(milli, "must be <= 1000 (thousandths of one GPU)");
-      }
+      j.submit_time = p.seconds(submit);
+      j.duration = p.seconds(duration);
+      j.num_gpus = p.gpu_count(gpus);
+      if (p.present(milli)) j.gpu_milli = static_cast<int>(p.integer(milli, 0, 1000));
       if (p.present(cpu)) j.cpu_milli = p.integer(cpu, 0);
       if (p.present(mem)) j.memory_mib = p.integer(mem, 0);
       if (p.present(steps)) j.total_steps = p.number(steps, 0);

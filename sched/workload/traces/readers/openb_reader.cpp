@@ -28,8 +28,8 @@ class OpenbReader final : public TraceReader {
       j.id = std::string(trim(p.text(name)));
       j.cpu_milli = p.integer(cpu, 0);
       j.memory_mib = p.integer(mem, 0);
-      j.num_gpus = static_cast<int>(p.integer(gpus, 0));
-      int64_t m = p.integer(milli, 0);
+      j.num_gpus = p.gpu_count(gpus);
+      int64_t m = p.integer(milli, 0, 1000);
       if (p.ok() && m > 1000) p.fail(milli, "must be <= 1000 (thousandths of one GPU)");
       if (p.ok() && j.num_gpus > 1 && m != 1000 && m != 0)
         p.fail(milli, "a pod with several GPUs must use whole GPUs (1000)");

@@ -114,7 +114,7 @@ class Pai2020Reader final : public TraceReader {
   static JobSpec make_job(const std::string& name, const Demand& d) {
     JobSpec j;
     j.id = name;
-    j.num_gpus = static_cast<int>(d.gpus);
+    j.num_gpus = static_cast<int>(std::min<int64_t>(d.gpus, int64_t{kMaxGpus} + 1));  // too many: a bad row
     j.gpu_milli = d.fractional && !d.whole ? d.frac_milli : 1000;
     j.cpu_milli = d.cpu_milli;
     j.memory_mib = d.memory_mib;
@@ -142,6 +142,11 @@ class Pai2020Reader final : public TraceReader {
       double start = trim(p.text(4)).empty() ? -1 : p.number(4, 0);
       double end = trim(p.text(5)).empty() ? -1 : p.number(5, 0);
       double cpu = opt(p, 6), mem = opt(p, 7), gpu = opt(p, 8);
+      // Bounds far above any real cluster keep the sums below from overflowing.
+      if (p.ok() && inst > kMaxGpus) p.fail(2, "must be <= " + std::to_string(kMaxGpus));
+      if (p.ok() && cpu > 1e7) p.fail(6, "must be <= 1e7 (% of a core)");
+      if (p.ok() && mem > 1e7) p.fail(7, "must be <= 1e7 (GB)");
+      if (p.ok() && gpu > 100.0 * kMaxGpus) p.fail(8, "must be <= " + std::to_string(100 * kMaxGpus) + " (% of a GPU)");
       if (!p.ok()) continue;
       if (inst < 1) inst = 1;
       auto [it, added] = demand.try_emplace(name);

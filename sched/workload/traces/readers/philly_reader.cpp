@@ -84,7 +84,7 @@ class PhillyReader final : public TraceReader {
  private:
   // Returns false to stop reading.
   bool job(ReadContext& ctx, const std::string& text, int64_t line, int64_t col) {
-    ctx.row();
+    ctx.row(line);
     Json o;
     try {
       o = Json::parse(text);

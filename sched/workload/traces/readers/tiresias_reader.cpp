@@ -22,9 +22,9 @@ class TiresiasReader final : public TraceReader {
       RowParser p = rows.parser();
       JobSpec j;
       j.id = std::string(trim(p.text(id)));
-      j.num_gpus = static_cast<int>(p.integer(gpus, 0));
-      j.submit_time = p.number(submit, 0);
-      j.duration = p.number(duration, 0);
+      j.num_gpus = p.gpu_count(gpus);
+      j.submit_time = p.seconds(submit);
+      j.duration = p.seconds(duration);
       if (p.present(iters)) j.total_steps = p.number(iters, 0);
       if (!p.ok()) continue;
       if (j.id.empty()) {

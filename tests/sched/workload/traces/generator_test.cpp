@@ -157,10 +157,21 @@ TEST_CASE("generator: the written native CSV reads back identically") {
   }
 }
 
+TEST_CASE("generator: the runtimes are the built-in table unless a file is named, and a named file must exist") {
+  TracegenOptions o;
+  CHECK(o.runtimes_file == "builtin");
+  CHECK(TraceGenerator(o, 1).duration_source() == "builtin-quantiles");
+  o.runtimes_file = "/no/such/runtimes.csv";
+  CHECK_THROWS_WITH_AS(TraceGenerator(o, 1), doctest::Contains("tracegen.runtimes_file"), ConfigError);
+  o.runtimes_file = "";
+  CHECK_THROWS_AS(TraceGenerator(o, 1), ConfigError);
+}
+
 TEST_CASE("shared: empirical model uses philly_runtimes.csv and matches its quantiles") {
   MLSYS_REQUIRE_SHARED_DATA(data);
   TracegenOptions o;
   o.jobs = 50000;
+  o.runtimes_file = (data / "traces" / "philly_runtimes.csv").string();
   TraceGenerator g(o, 2);
   CHECK(g.duration_source().find("philly_runtimes.csv") != std::string::npos);
   auto s = compute_trace_stats(generate_trace(o, 2));

@@ -231,7 +231,7 @@ TEST_CASE("gavel reader: bad rows") {
 TEST_CASE("gavel reader: missing throughputs file is a clear error") {
   auto o = opts_for("vcA.trace");
   o.throughputs = fixture("no_such_throughputs.csv");
-  CHECK_THROWS_AS(read_trace(o), Error);
+  CHECK_THROWS_WITH_AS(read_trace(o), doctest::Contains("no such file"), ConfigError);
 }
 
 TEST_CASE("gavel_physical reader: 10-field traces") {
@@ -314,7 +314,8 @@ TEST_CASE("every registered reader is detected on its fixture and reads it") {
       {"helios", {"helios_cluster_log.csv", 4}},   {"philly", {"philly_cluster_job_log.json", 2}},
       {"pai2020", {"pai_job_table.csv", 3}},       {"openb", {"openb_pod_list.csv", 5}},
       {"gavel", {"vcA.trace", 5}},                 {"gavel_physical", {"physical.trace", 2}},
-      {"tiresias", {"tiresias_jobs.csv", 3}},      {"native", {"native.csv", 4}}};
+      {"tiresias", {"tiresias_jobs.csv", 3}},      {"native", {"native.csv", 4}},
+      {"slurm", {"slurm_sacct.txt", 5}}};
   for (const auto* e : trace_reader_registry().entries()) {
     CAPTURE(e->name);
     CHECK(!e->description.empty());
@@ -366,4 +367,59 @@ TEST_CASE("philly reader: JSON Lines, detected from the first line") {
   CHECK(t.jobs[1].submit_time == 5);
   CHECK(t.jobs[1].num_gpus == 0);
   CHECK(t.jobs[1].state == JobState::Failed);
+}
+
+TEST_CASE("slurm reader: sacct --parsable2 columns, steps and unfinished jobs skipped") {
+  auto t = read_trace(opts_for("slurm_sacct.txt"));
+  CHECK(t.summary.formats[0] == "slurm");
+  REQUIRE(t.jobs.size() == 5);
+  CHECK(t.summary.skipped.at("job step") == 2);
+  CHECK(t.summary.skipped.at("never started") == 1);
+  const auto& a = t.jobs[0];
+  CHECK(a.id == "1001");
+  CHECK(a.name == "train_resnet");
+  CHECK(a.user == "alice");
+  CHECK(a.vc == "visionlab");             // Account (Partition when empty)
+  CHECK(a.submit_time == 8 * 3600);       // time 0 = midnight of the first day
+  CHECK(a.duration == 7200);              // ElapsedRaw
+  CHECK(a.num_gpus == 4);                 // AllocTRES gres/gpu
+  CHECK(a.gpu_type == "a100");            // the one typed gres/gpu entry
+  CHECK(a.cpu_milli == 32000);
+  CHECK(a.memory_mib == 256 * 1024);
+  CHECK(a.state == JobState::Completed);
+  CHECK(t.jobs[1].num_gpus == 16);
+  CHECK(t.jobs[1].memory_mib == 1024 * 1024);
+  CHECK(t.jobs[1].state == JobState::Failed);  // TIMEOUT
+  CHECK(t.jobs[2].num_gpus == 0);              // a CPU job
+  CHECK(t.jobs[2].memory_mib == 32000);
+  CHECK(t.jobs[2].state == JobState::Killed);  // "CANCELLED by 1234"
+  CHECK(t.jobs[3].id == "1005_3");             // an array task keeps its id
+  CHECK(t.jobs[3].gpu_type == "v100");
+  CHECK(t.jobs[4].state == JobState::Failed);  // OUT_OF_MEMORY
+}
+
+TEST_CASE("slurm reader: Elapsed and GRES columns of older sacct, bad rows named") {
+  mlsys::test::TempDir d("slurm");
+  mlsys::test::write_text(d / "old.txt",
+                          "JobID|User|Partition|Submit|Elapsed|State|ReqGRES|AllocCPUS|ReqMem\n"
+                          "7|u|p100q|2020-01-02 00:00:00|1-02:03:04|COMPLETED|gpu:p100:2(IDX:0-1)|8|4000Mn\n"
+                          "8|u|p100q|2020-01-02 01:00:00|05:00|COMPLETED|gpu:1|2|2G\n"
+                          "9|u|p100q|2020-01-02 02:00:00|soon|COMPLETED|gpu:1|2|2G\n"
+                          "10|u|p100q|2020-01-02 03:00:00|00:10|COMPLETED|gpu:many|2|2G\n");
+  TraceOptions o;
+  o.path = (d / "old.txt").string();
+  CHECK(contains(error_of(o), "old.txt:4:5: field 'elapsed' = 'soon': not a duration"));
+  o.lenient = true;
+  auto t = read_trace(o);
+  REQUIRE(t.jobs.size() == 2);
+  CHECK(t.summary.bad_rows == 2);
+  CHECK(t.jobs[0].duration == 86400 + 2 * 3600 + 3 * 60 + 4);
+  CHECK(t.jobs[0].num_gpus == 2);
+  CHECK(t.jobs[0].gpu_type == "p100");
+  CHECK(t.jobs[0].vc == "p100q");
+  CHECK(t.jobs[0].cpu_milli == 8000);
+  CHECK(t.jobs[0].memory_mib == 4000);
+  CHECK(t.jobs[1].duration == 300);
+  CHECK(t.jobs[1].num_gpus == 1);
+  CHECK(t.jobs[1].submit_time == 3600);
 }

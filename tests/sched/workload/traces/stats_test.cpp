@@ -71,6 +71,32 @@ TEST_CASE("trace stats on a hand-computed trace") {
   CHECK(s.to_json().find("gpu_hours")->as_number() == doctest::Approx(18.05));
 }
 
+TEST_CASE("trace stats: duration histogram (4 bins per decade) and its SVG charts") {
+  // 0.5 s counts in the first bin; 3600 s: log10 = 3.556, x4 = 14.2 -> bin 14; 100 s -> bin 8 exactly.
+  std::vector<JobSpec> jobs{job(0, 0.5, 1, "a"), job(10, 100, 1, "a"), job(20, 3600, 2, "b"), job(30, 3700, 4, "b")};
+  auto s = compute_trace_stats(jobs);
+  REQUIRE(s.duration_bins.size() == 15);
+  CHECK(s.duration_bins[0] == 1);
+  CHECK(s.duration_bins[8] == 1);
+  CHECK(s.duration_bins[14] == 2);
+  int64_t total = 0;
+  for (auto n : s.duration_bins) total += n;
+  CHECK(total == 4);
+  auto svgs = s.to_svgs();
+  REQUIRE(svgs.size() == 4);
+  CHECK(svgs[0].first == "demand.svg");
+  CHECK(svgs[1].first == "durations.svg");
+  CHECK(svgs[3].first == "vc_gpu_hours.svg");
+  for (const auto& [name, svg] : svgs) {
+    CHECK(svg.find("<svg") != std::string::npos);
+    CHECK(svg.find("</svg>") != std::string::npos);
+  }
+  // The per-VC bars are largest first and carry their GPU-hours in the legend.
+  CHECK(svgs[3].second.find("b: 6 GPU-h") != std::string::npos);
+  CHECK(svgs[3].second.find("b: 6 GPU-h") < svgs[3].second.find("a: 0 GPU-h"));
+  CHECK(compute_trace_stats({}).to_svgs().size() == 4);
+}
+
 TEST_CASE("trace stats of an empty trace") {
   auto s = compute_trace_stats({});
   CHECK(s.jobs == 0);

@@ -1,0 +1,7 @@
+// libFuzzer target for the 'gavel' trace reader (make fuzz): see trace_reader_fuzz.hpp.
+#include "sched/workload/traces/readers/gavel_reader.cpp"
+#include "tests/fuzz/trace_reader_fuzz.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return mlsys::fuzz::fuzz_trace_reader("gavel", "philly_trace.trace", data, size);
+}
