@@ -39,7 +39,7 @@ ParticipantReport run(const Plan& plan, const DataSource& src, int ranks) {
   comm::run_inproc(ranks, co, [&](comm::Communicator& c) {
     set_thread_count(1);  // as the command does: one BLAS/OpenMP thread per rank
     DeviceContext device(Device::cpu());
-    ParticipantReport r = run_participants(c, device, plan, src, "");
+    ParticipantReport r = run_participants(c, device, plan, src);
     if (c.rank() == 0) rep = r;
   });
   return rep;
@@ -150,7 +150,7 @@ TEST_CASE("priors are cached and retrained only when their spec changes") {
   DataSource src = tiny_source();
   Plan plan = tiny_plan(dir.path());
   DeviceContext device(Device::cpu());
-  PriorBuildContext ctx = build_context(device, plan, src, 0, "");
+  PriorBuildContext ctx = build_context(device, plan, src, 0, Geometry{1, 28, 28});
   PriorStatus st;
   Prior a = obtain_prior(plan, 0, ctx, &st);
   CHECK(st.trained);
