@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   const size_t rows = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 16384;
   const size_t cols = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 128;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 5;
-  auto sr1 = quant::codec_for_bits(1);  // fp16 metadata (the default)
+  auto sr1 = quant::unbiased_codec(1);  // fp16 metadata (the default)
   CommOptions o;
   o.link_model = true;
   o.link_preset = "ethernet25";

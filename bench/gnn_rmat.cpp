@@ -18,7 +18,7 @@
 #include "core/kernels/kernels.hpp"
 #include "core/runtime/system.hpp"
 #include "core/util/json.hpp"
-#include "gnn/dist/halo_plan.hpp"
+#include "gnn/halo/halo_plan.hpp"
 #include "gnn/graph/generators.hpp"
 #include "gnn/graph/loaders.hpp"
 #include "gnn/model/local_graph.hpp"
@@ -55,13 +55,13 @@ static int child(const std::string& file, int epochs, int threads, bool precompu
   TrainSetup s;
   s.gnn.parts = 1;
   s.gnn.epochs = epochs;
-  s.gnn.hidden = 128;
-  s.gnn.layers = 2;
-  s.gnn.dropout = 0.5;
+  s.gnn.model.hidden = 128;
+  s.gnn.model.layers = 2;
+  s.gnn.model.dropout = 0.5;
   s.gnn.fwd_bits = s.gnn.bwd_bits = 32;
   s.gnn.pipeline = false;
   s.gnn.eval_every = 1000000;
-  s.gnn.precompute_first = precompute;
+  s.gnn.model.precompute_first = precompute;
   s.gnn.trace_epochs = 0;
   s.threads = threads;
   TrainResult r = train(g, std::vector<int32_t>(static_cast<size_t>(g.num_nodes), 0), s);
@@ -81,18 +81,18 @@ static int child(const std::string& file, int epochs, int threads, bool precompu
 static Json bandwidth(const Graph& g, int threads) {
   set_thread_count(threads);
   HaloPlan plan = build_halo_plan(g, std::vector<int32_t>(static_cast<size_t>(g.num_nodes), 0), 1, 0);
-  LocalGraph lg = build_local_graph(cpu_context(), plan, "gcn");
+  LocalGraph lg = build_local_graph(cpu_context(), plan, Adjacency::gcn);
   Json j = Json::object();
   for (int64_t f : {int64_t{16}, int64_t{128}}) {
     Tensor x = Tensor::full({g.num_nodes, f}, 1.0f), y = Tensor::empty({g.num_nodes, f});
-    kernels::spmm(cpu_context(), lg.gcn, x, y);
+    kernels::spmm(cpu_context(), lg.adj, x, y);
     double best = 1e9;
     for (int rep = 0; rep < 3; ++rep) {
       double t = now();
-      kernels::spmm(cpu_context(), lg.gcn, x, y);
+      kernels::spmm(cpu_context(), lg.adj, x, y);
       best = std::min(best, now() - t);
     }
-    const double nnz = static_cast<double>(lg.gcn.nnz());
+    const double nnz = static_cast<double>(lg.adj.nnz());
     const double bytes = (g.num_nodes + 1) * 8.0 + nnz * 8.0 + nnz * f * 4.0 + g.num_nodes * f * 4.0;
     j[fmt::format("spmm_f{}_s", f)] = best;
     j[fmt::format("spmm_f{}_gbps", f)] = bytes / best / 1e9;

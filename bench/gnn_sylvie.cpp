@@ -44,14 +44,14 @@ TrainSetup setup(int parts, int bits, bool pipeline, int epochs) {
   TrainSetup s;
   s.gnn.parts = parts;
   s.gnn.epochs = epochs;
-  s.gnn.hidden = 128;
-  s.gnn.layers = 2;
-  s.gnn.dropout = 0.3;
+  s.gnn.model.hidden = 128;
+  s.gnn.model.layers = 2;
+  s.gnn.model.dropout = 0.3;
   s.gnn.weight_decay = 0;
   s.gnn.fwd_bits = s.gnn.bwd_bits = bits;
   s.gnn.pipeline = pipeline;
-  s.gnn.aggregate_first = true;
-  s.gnn.precompute_first = true;
+  s.gnn.model.aggregate_first = true;
+  s.gnn.model.precompute_first = true;
   s.gnn.eval_every = epochs;
   s.gnn.trace_epochs = 0;
   s.threads = threads;
@@ -82,7 +82,7 @@ void overlap(int64_t nodes, int epochs, double gbps, int parts) {
     s.comm.link_model = true;
     s.comm.link_sleep = true;
     s.comm.link_bandwidth_gbps = gbps;
-    s.gnn.layers = 3;
+    s.gnn.model.layers = 3;
     TrainResult r = train(g, own, s);
     double wait = 0, comm = 0, compute = 0, quant = 0, reduce = 0, epoch = 0;
     int n = 0;

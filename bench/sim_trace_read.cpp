@@ -11,12 +11,11 @@
 
 #include "core/runtime/system.hpp"
 #include "core/util/fs.hpp"
-#include "sim/traces/generator.hpp"
-#include "sim/traces/line_reader.hpp"
-#include "sim/traces/read_trace.hpp"
+#include "core/util/line_reader.hpp"
+#include "sched/workload/traces/generator.hpp"
+#include "sched/workload/traces/read_trace.hpp"
 
 using namespace mlsys;
-using namespace mlsys::sim;
 
 namespace {
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
@@ -31,15 +30,15 @@ double best_of(int reps, Fn&& fn) {
   return best;
 }
 
-void compare(const char* label, const TraceOptions& o, int reps) {
-  auto files = trace_files(o);
+void compare(const char* label, const workload::TraceOptions& o, int reps) {
+  auto files = workload::trace_files(o);
   int64_t lines = 0, rows = 0;
   double raw = best_of(reps, [&] {
     lines = 0;
     for (const auto& f : files) lines += count_lines(f);
   });
   double parsed = best_of(reps, [&] {
-    rows = stream_trace(o, [](JobSpec&&) { return true; }).rows_read;
+    rows = workload::stream_trace(o, [](workload::JobSpec&&) { return true; }).rows_read;
   });
   std::printf("%-34s rows %9lld  raw line count %8.1f Mrows/s  stream_trace %7.2f Mrows/s  (%.1fx raw time)\n", label,
               static_cast<long long>(rows), static_cast<double>(lines) / raw / 1e6,
@@ -53,38 +52,38 @@ int main(int argc, char** argv) {
   const std::string path = (dir / "bench_sim_trace_read.csv").string();
   std::printf("bench_sim_trace_read: %lld generated jobs, 1 thread\n", static_cast<long long>(jobs));
 
-  TracegenOptions g;
+  workload::TracegenOptions g;
   g.jobs = jobs;
   g.rate_per_hour = 3600;
   g.runtimes_file = "builtin";
   double gen_mem = best_of(3, [&] {
-    TraceGenerator gen(g, 1);
-    JobSpec j;
+    workload::TraceGenerator gen(g, 1);
+    workload::JobSpec j;
     while (gen.next(j)) {
     }
   });
-  double gen_file = best_of(1, [&] { generate_trace_file(g, 1, path); });
+  double gen_file = best_of(1, [&] { workload::generate_trace_file(g, 1, path); });
   std::printf("%-34s %7.2f Mjobs/s in memory, %7.2f Mjobs/s to native CSV (%.1f MB)\n", "tracegen", jobs / gen_mem / 1e6,
               jobs / gen_file / 1e6, static_cast<double>(std::filesystem::file_size(path)) / 1e6);
 
-  TraceOptions o;
+  workload::TraceOptions o;
   o.path = path;
   compare("native CSV (generated)", o, 3);
 
   // Memory per kept job: RSS growth while read_trace holds every job.
   uint64_t before = current_rss_bytes();
   double t0 = now();
-  auto t = read_trace(o);
+  auto t = workload::read_trace(o);
   double load = now() - t0;
   uint64_t after = current_rss_bytes();
   std::printf("%-34s %7.2f Mjobs/s, %.0f bytes per kept job (RSS growth; sizeof(JobSpec) = %zu)\n",
               "read_trace (kept in memory)", static_cast<double>(t.jobs.size()) / load / 1e6,
-              static_cast<double>(after - before) / static_cast<double>(t.jobs.size()), sizeof(JobSpec));
+              static_cast<double>(after - before) / static_cast<double>(t.jobs.size()), sizeof(workload::JobSpec));
   t.jobs.clear();
   t.jobs.shrink_to_fit();
   // Streaming with a limit touches only the first rows.
   o.max_jobs = 1000;
-  double limited = best_of(3, [&] { stream_trace(o, [](JobSpec&&) { return true; }); });
+  double limited = best_of(3, [&] { workload::stream_trace(o, [](workload::JobSpec&&) { return true; }); });
   std::printf("%-34s %.3f ms for the first 1000 of %lld rows\n", "stream_trace with max_jobs", limited * 1e3,
               static_cast<long long>(jobs));
   std::filesystem::remove(path);
@@ -94,7 +93,7 @@ int main(int argc, char** argv) {
     std::printf("(set MLSYS_DATA_DIR for the shared traces)\n");
     return 0;
   }
-  TraceOptions s;
+  workload::TraceOptions s;
   s.path = (data / "traces/alibaba_openb_v2023/openb_pod_list_default.csv").string();
   compare("openb pod list (8,152 pods)", s, 20);
   s.path = (data / "traces/philly_gavel").string();

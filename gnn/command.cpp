@@ -89,7 +89,7 @@ Json summarize(const TrainResult& r) {
 // Loads the configured graph and records its shape in the summary (every mode starts here).
 Graph load_graph(RunContext& ctx) {
   const GnnOptions& o = ctx.get(gnn_section());
-  Graph g = graph_source_registry().create(o.graph_source)->load(o, ctx.seed());
+  Graph g = graph_source_registry().create(o.graph.source)->load(o.graph, ctx.seed());
   log::info("graph {}: {} nodes, {} directed edges, {} features, {} classes", g.name, g.num_nodes, g.num_edges(),
             g.feature_dim, g.num_classes);
   Json gj = Json::object();
@@ -109,7 +109,7 @@ void convert_mode(RunContext& ctx) {
   const GnnOptions& o = ctx.get(gnn_section());
   Graph g = load_graph(ctx);
   {
-    std::string out = o.convert_out.empty() ? ctx.path(g.name + ".mlsg").string() : o.convert_out;
+    std::string out = o.graph.convert_out.empty() ? ctx.path(g.name + ".mlsg").string() : o.graph.convert_out;
     write_binary_graph(g, out);
     ctx.summary()["binary_graph"] = out;
     ctx.say(fmt::format("wrote {} ({} nodes, {} edges); load it with gnn.graph.source=file gnn.graph.path={}", out,
@@ -125,12 +125,11 @@ std::vector<int32_t> partition_and_report(RunContext& ctx, const Graph& g, bool 
   pp.seed = ctx.seed();
   pp.objective = o.metis_objective;
   bool cached = false;
-  auto owner = partition_cached(g, o.partitioner, pp, o.partition_cache ? cache_root(o) : "", &cached);
+  auto owner = partition_cached(g, o.partitioner, pp, o.partition_cache ? cache_root(o.graph) : "", &cached);
   if (o.parts > 1 && report) {
-    std::vector<HaloPlan> plans;
-    for (int p = 0; p < o.parts; ++p) plans.push_back(build_halo_plan(g, owner, o.parts, p));
+    const std::vector<HaloPlan> plans = build_halo_plans(g, owner, o.parts);
     ctx.write_table("partitions.csv", partition_table(plans));
-    Json pj = partition_summary(plans, o.hidden);
+    Json pj = partition_summary(plans, o.model.hidden);
     pj["partitioner"] = o.partitioner;
     pj["from_cache"] = cached;
     ctx.summary()["partition"] = pj;
@@ -179,7 +178,7 @@ void train_mode(RunContext& ctx) {
     trace.write(ctx.path(ctx.primary() ? "trace.json" : fmt::format("trace-rank{}.json", launcher_rank())).string());
   Json sum = summarize(r);
   for (auto& [key, v] : sum.as_object()) ctx.summary()[key] = v;
-  ctx.say(fmt::format("{} {}x{} on {} ({} nodes), {} worker(s), fwd/bwd bits {}/{}{}", o.model, o.layers, o.hidden, g.name,
+  ctx.say(fmt::format("{} {}x{} on {} ({} nodes), {} worker(s), fwd/bwd bits {}/{}{}", o.model.arch, o.model.layers, o.model.hidden, g.name,
                       g.num_nodes, o.parts, o.fwd_bits, o.bwd_bits, o.pipeline && o.parts > 1 ? ", pipelined" : ""));
   if (r.final_test >= 0)
     ctx.say(fmt::format("accuracy: train {:.1f}%  val {:.1f}%  test {:.1f}% (best val {:.1f}%, test there {:.1f}%)",

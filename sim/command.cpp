@@ -1,13 +1,10 @@
 #include "sim/command.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <exception>
 #include <filesystem>
 #include <functional>
-#include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -16,28 +13,29 @@
 #include "core/runtime/run_options.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
+#include "core/util/thread_pool.hpp"
+#include "sched/workload/traces/generator.hpp"
+#include "sched/workload/traces/native_csv.hpp"
+#include "sched/workload/traces/read_trace.hpp"
+#include "sched/workload/traces/trace_stats.hpp"
 #include "sim/helios/helios_run.hpp"
 #include "sim/run/fill.hpp"
 #include "sim/run/sim_options.hpp"
 #include "sim/run/simulation.hpp"
-#include "sim/traces/generator.hpp"
-#include "sim/traces/native_csv.hpp"
-#include "sim/traces/read_trace.hpp"
-#include "sim/traces/trace_stats.hpp"
 
 namespace mlsys::sim {
 namespace {
 
 // The trace: trace.path when set, else the generator (the quickstart demo).
-std::vector<JobSpec> load_jobs(RunContext& ctx, std::string& source) {
-  const auto& t = ctx.get(trace_section());
+std::vector<workload::JobSpec> load_jobs(RunContext& ctx, std::string& source) {
+  const auto& t = ctx.get(workload::trace_section());
   if (t.path.empty() && t.paths.empty()) {
-    auto jobs = generate_trace(ctx.get(tracegen_section()), ctx.seed());
-    finalize_jobs(jobs);
+    auto jobs = workload::generate_trace(ctx.get(workload::tracegen_section()), ctx.seed());
+    workload::finalize_jobs(jobs);
     source = "generated (" + std::to_string(jobs.size()) + " jobs, seed " + std::to_string(ctx.seed()) + ")";
     return jobs;
   }
-  TraceLoad load = read_trace(t);
+  workload::TraceLoad load = workload::read_trace(t);
   source = load.summary.to_line();
   ctx.summary()["trace"] = load.summary.to_json();
   return std::move(load.jobs);
@@ -47,32 +45,18 @@ double wall_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Runs task(i) for every i < n on up to run.threads threads with a progress bar; errors[i] is what
-// task i threw (null when it did not). Returns the number of threads used.
+// Runs task(i) for every i < n on up to run.threads threads (core parallel_for) with a progress
+// bar; errors[i] is what task i threw (null when it did not). Returns the number of threads used.
 size_t run_parallel(RunContext& ctx, size_t n, const std::string& what, const std::string& unit,
                     std::vector<std::exception_ptr>& errors, const std::function<void(size_t)>& task) {
-  errors.assign(n, nullptr);
-  std::atomic<size_t> next{0}, done{0};
-  const size_t workers = std::max<size_t>(1, std::min<size_t>(n, static_cast<size_t>(std::max(1, ctx.threads()))));
   Progress progress(what, n, unit);
-  std::mutex mu;
-  auto work = [&] {
-    for (size_t i = next++; i < n; i = next++) {
-      try {
-        task(i);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(mu);
-      progress.update(++done);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  ParallelOptions po;
+  po.threads = ctx.threads();
+  po.collect_errors = true;
+  po.on_done = [&](size_t done) { progress.update(done); };
+  errors = parallel_for(n, po, task);
   progress.finish();
-  return workers;
+  return parallel_workers(n, ctx.threads());
 }
 
 void write_plots(RunContext& ctx, const std::vector<SimulationResult>& runs) {
@@ -120,8 +104,8 @@ std::vector<RunConfig> sweep(const SimOptions& o) {
     for (const auto& pl : or_one(o.compare_placers, o.placer))
       for (const auto& e : or_one(o.compare_estimators, o.estimator))
         for (double l : or_one(o.compare_load_factors, o.load_factor))
-          for (double s : or_one(o.compare_cluster_scales, o.cluster_scale))
-            for (const auto& rp : or_one(o.compare_retry_policies, o.retry_policy)) out.push_back(RunConfig{p, pl, e, l, s, rp});
+          for (double s : or_one(o.compare_cluster_scales, o.cluster.scale))
+            for (const auto& rp : or_one(o.compare_retry_policies, o.retry.policy)) out.push_back(RunConfig{p, pl, e, l, s, rp});
   return out;
 }
 
@@ -225,7 +209,7 @@ void fill_mode(RunContext& ctx) {
 void stats_mode(RunContext& ctx) {
   std::string source;
   auto jobs = load_jobs(ctx, source);
-  TraceStats st = compute_trace_stats(jobs);
+  workload::TraceStats st = workload::compute_trace_stats(jobs);
   for (const auto& [name, table] : st.to_tables()) ctx.write_table(name + ".csv", table);
   ctx.summary()["stats"] = st.to_json();
   ctx.say("trace: " + source);
@@ -234,9 +218,9 @@ void stats_mode(RunContext& ctx) {
 }
 
 void generate_mode(RunContext& ctx) {
-  const auto& g = ctx.get(tracegen_section());
+  const auto& g = ctx.get(workload::tracegen_section());
   std::string path = g.out.empty() ? ctx.path("trace.csv").string() : g.out;
-  int64_t n = generate_trace_file(g, ctx.seed(), path);
+  int64_t n = workload::generate_trace_file(g, ctx.seed(), path);
   ctx.summary()["generated_jobs"] = n;
   ctx.summary()["trace_file"] = path;
   ctx.say(fmt::format("wrote {} jobs to {}", n, path));
@@ -255,7 +239,7 @@ const CommandSpec& simulate_command() {
       "  mlsys simulate stats --set trace.path=../shared/data/traces/tiresias/60_job.csv\n"
       "  mlsys simulate generate --set tracegen.jobs=100000\n"
       "  mlsys simulate helios                           # Helios compatibility mode on the shared reference inputs",
-      {&run_section(), &sim_section(), &trace_section(), &tracegen_section(), &fill_section()},
+      {&run_section(), &sim_section(), &workload::trace_section(), &workload::tracegen_section(), &fill_section()},
       {{"run", "one simulation of the trace (or a generated one) under sim.policy and sim.placer", run_mode},
        {"compare", "sweep policies x placers x estimators x loads x scales x retry policies (sim.compare.*)", compare_mode},
        {"stats", "statistics of the trace: sizes, durations, arrivals, per-VC counts", stats_mode},

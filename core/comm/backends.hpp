@@ -1,5 +1,6 @@
 #pragma once
-// Constructors of the optional backends, defined only in builds that compile mpi/ or nccl/.
+// Constructors of the optional backends, defined only in builds that compile mpi/ or nccl/ (their
+// registrations in backends/ call them), and the MPI helpers nccl uses to start up.
 #include <memory>
 
 #include "core/comm/comm_options.hpp"

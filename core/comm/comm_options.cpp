@@ -1,12 +1,13 @@
 #include "core/comm/comm_options.hpp"
 
+#include "core/comm/backend.hpp"
+
 namespace mlsys {
 
 const config::Section<CommOptions>& comm_section() {
   static const config::Section<CommOptions> s("comm", "Communicator backend and link model", [](auto& s) {
-    s.field("backend", &CommOptions::backend,
-            "inproc (ranks are threads), mpi (start with mpirun -np N), nccl (GPUs)")
-        .choices({"inproc", "mpi", "nccl"});
+    s.field("backend", &CommOptions::backend, "Communicator backend")
+        .choices_described([] { return comm::backend_registry().choices(); });
     s.field("world_size", &CommOptions::world_size, "Number of ranks for the inproc backend").range(1, 1024);
     s.field("timeout_s", &CommOptions::timeout_s, "Seconds any wait may take before failing with the rank and operation")
         .range(0.001, 86400);

@@ -7,7 +7,7 @@ namespace mlsys {
 
 // The `comm:` section shared by commands that communicate (train-gnn, coopt).
 struct CommOptions {
-  std::string backend = "inproc";  // inproc | mpi | nccl
+  std::string backend = "inproc";  // a registered backend (core/comm/backends/)
   int world_size = 1;              // ranks for the inproc backend (mpi: taken from mpirun -np)
   double timeout_s = 120;          // any wait longer than this fails naming the rank and operation
   std::string nccl_id_dir = "";    // shared folder for the NCCL unique id when running without MPI

@@ -10,43 +10,6 @@
 
 namespace mlsys::comm {
 
-size_t dtype_size(DType t) {
-  switch (t) {
-    case DType::u8:
-      return 1;
-    case DType::f16:
-    case DType::bf16:
-      return 2;
-    case DType::i32:
-    case DType::f32:
-      return 4;
-    case DType::i64:
-    case DType::f64:
-      return 8;
-  }
-  return 1;
-}
-
-const char* to_string(DType t) {
-  switch (t) {
-    case DType::u8:
-      return "u8";
-    case DType::i32:
-      return "i32";
-    case DType::i64:
-      return "i64";
-    case DType::f16:
-      return "f16";
-    case DType::bf16:
-      return "bf16";
-    case DType::f32:
-      return "f32";
-    case DType::f64:
-      return "f64";
-  }
-  return "?";
-}
-
 const char* to_string(ReduceOp op) {
   switch (op) {
     case ReduceOp::sum:
@@ -339,7 +302,7 @@ void reduce_into(void* acc, const void* in, size_t count, DType dtype, ReduceOp 
       return reduce_typed(static_cast<uint8_t*>(acc), static_cast<const uint8_t*>(in), count, op);
     case DType::f16:
     case DType::bf16:
-      throw Error(std::string("all_reduce on ") + to_string(dtype) +
+      throw Error(std::string("all_reduce on ") + dtype_name(dtype) +
                   " is not supported on host backends; reduce in f32 (convert first)");
   }
 }

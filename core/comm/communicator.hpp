@@ -25,26 +25,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/tensor/dtype.hpp"
+
 namespace mlsys::comm {
 
-enum class DType { u8, i32, i64, f16, bf16, f32, f64 };
-size_t dtype_size(DType t);
-const char* to_string(DType t);
-template <class T>
-constexpr DType dtype_of() {
-  if constexpr (std::is_same_v<T, float>)
-    return DType::f32;
-  else if constexpr (std::is_same_v<T, double>)
-    return DType::f64;
-  else if constexpr (std::is_same_v<T, int64_t>)
-    return DType::i64;
-  else if constexpr (std::is_same_v<T, int32_t>)
-    return DType::i32;
-  else if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, std::byte> || std::is_same_v<T, char>)
-    return DType::u8;
-  else
-    static_assert(sizeof(T) == 0, "no comm::DType for this element type");
-}
+// Buffers are typed with the project's one DType (core/tensor/dtype.hpp); dtype_of<T> maps a C++
+// element type to it. The using-declaration keeps `comm::DType` spellings compiling.
+using mlsys::DType;
 
 enum class ReduceOp { sum, max, min };
 const char* to_string(ReduceOp op);
@@ -150,15 +137,15 @@ class Communicator {
   }
   template <class T>
   void all_reduce(std::span<T> data, ReduceOp op = ReduceOp::sum) {
-    all_reduce(data.data(), data.size(), dtype_of<std::remove_const_t<T>>(), op);
+    all_reduce(data.data(), data.size(), dtype_of<std::remove_const_t<T>>, op);
   }
   template <class T>
   Request iall_reduce(std::span<T> data, ReduceOp op = ReduceOp::sum) {
-    return iall_reduce(data.data(), data.size(), dtype_of<std::remove_const_t<T>>(), op);
+    return iall_reduce(data.data(), data.size(), dtype_of<std::remove_const_t<T>>, op);
   }
   template <class T>
   T all_reduce_value(T v, ReduceOp op = ReduceOp::sum) {
-    all_reduce(&v, 1, dtype_of<T>(), op);
+    all_reduce(&v, 1, dtype_of<T>, op);
     return v;
   }
   template <class T>

@@ -1,5 +1,5 @@
 #pragma once
-// Quantized collectives: the caller picks a codec (usually quant::codec_for_bits(bits)); rows of
+// Quantized collectives: the caller picks a codec (usually quant::unbiased_codec(bits)); rows of
 // `cols` floats are encoded per destination block, exchanged as bytes and decoded. Each call
 // returns the volume it moved (raw fp32 bytes vs bytes on the wire, metadata included) and adds
 // the same numbers to Communicator::stats().raw_bytes / wire_bytes.

@@ -11,6 +11,10 @@ class Adam : public Optimizer {
   Adam(DeviceContext& ctx, std::vector<Parameter*> params, OptimizerOptions opts, bool decoupled)
       : Optimizer(ctx, std::move(params), opts), decoupled_(decoupled) {}
   std::string name() const override { return decoupled_ ? "adamw" : "adam"; }
+  void allocate_state() override {
+    buffers("m");
+    buffers("v");
+  }
   void step() override {
     ++steps_;
     std::vector<Tensor>& m = buffers("m");
@@ -20,10 +24,12 @@ class Adam : public Optimizer {
     a.beta1 = static_cast<float>(opts_.beta1);
     a.beta2 = static_cast<float>(opts_.beta2);
     a.eps = static_cast<float>(opts_.eps);
-    a.weight_decay = static_cast<float>(opts_.weight_decay);
     a.decoupled = decoupled_;
     a.step = steps_;
-    for (size_t i = 0; i < params_.size(); ++i) kernels::adam_step(ctx_, params_[i]->value, params_[i]->grad, m[i], v[i], a);
+    for (size_t i = 0; i < params_.size(); ++i) {
+      a.weight_decay = params_[i]->decay ? static_cast<float>(opts_.weight_decay) : 0.0f;
+      kernels::adam_step(ctx_, params_[i]->value, params_[i]->grad, m[i], v[i], a);
+    }
   }
 
  private:

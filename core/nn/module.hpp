@@ -21,11 +21,12 @@
 namespace mlsys::nn {
 
 // A trainable tensor and its gradient (same shape, device). `name` is unique within a model
-// ("0.weight") and keys checkpoints.
+// ("0.weight") and keys checkpoints. The project's one parameter type (nn modules, the GNN layers).
 struct Parameter {
   std::string name;
   Tensor value;
   Tensor grad;
+  bool decay = true;  // the optimizer's weight decay applies (models usually exempt biases and norms)
 };
 
 class Module {

@@ -1,5 +1,6 @@
 #pragma once
 // Optimizers over a list of Parameters (their gradients must already be summed / all-reduced).
+// Weight decay applies to the parameters whose `decay` flag is set.
 // Created by name through optimizer_registry(): "sgd" (momentum, nesterov, weight decay),
 // "adam" (L2 weight decay added to the gradient), "adamw" (decoupled weight decay).
 //
@@ -32,6 +33,9 @@ class Optimizer {
   virtual ~Optimizer() = default;
   virtual void step() = 0;
   virtual std::string name() const = 0;
+  // Creates the state buffers now rather than at the first step (a trainer lays its memory out
+  // before training starts; a checkpoint's state can then be loaded into them).
+  virtual void allocate_state() {}
   void zero_grad();
   int64_t steps() const { return steps_; }
   OptimizerOptions& options() { return opts_; }  // e.g. to change lr on a schedule

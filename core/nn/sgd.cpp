@@ -10,6 +10,9 @@ class Sgd : public Optimizer {
  public:
   using Optimizer::Optimizer;
   std::string name() const override { return "sgd"; }
+  void allocate_state() override {
+    if (opts_.momentum != 0.0) buffers("momentum");
+  }
   void step() override {
     ++steps_;
     const bool mom = opts_.momentum != 0.0;
@@ -17,7 +20,7 @@ class Sgd : public Optimizer {
     for (size_t i = 0; i < params_.size(); ++i)
       kernels::sgd_step(ctx_, params_[i]->value, params_[i]->grad, mom ? (*buf)[i] : Tensor(),
                         static_cast<float>(opts_.lr), static_cast<float>(opts_.momentum),
-                        static_cast<float>(opts_.weight_decay), opts_.nesterov);
+                        params_[i]->decay ? static_cast<float>(opts_.weight_decay) : 0.0f, opts_.nesterov);
   }
 };
 

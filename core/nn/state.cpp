@@ -69,7 +69,7 @@ NamedTensors load_tensors(const std::vector<uint8_t>& blob, DeviceContext& ctx) 
     std::string name(reinterpret_cast<const char*>(np), len);
     const uint8_t dt = r.get<uint8_t>();
     const uint8_t rank = r.get<uint8_t>();
-    if (dt > static_cast<uint8_t>(DType::u8) || rank > Shape::kMaxRank)
+    if (dt > static_cast<uint8_t>(kLastDType) || rank > Shape::kMaxRank)
       throw InputError("tensor blob entry '" + name + "' has a bad dtype or rank");
     Shape s;
     for (int d = 0; d < rank; ++d) s.push(r.get<int64_t>());

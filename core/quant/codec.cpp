@@ -1,6 +1,9 @@
 #include "core/quant/codec.hpp"
 
+#include <set>
+
 #include "core/util/error.hpp"
+#include "core/util/strings.hpp"
 
 namespace mlsys::quant {
 
@@ -54,28 +57,56 @@ std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& pa
   if (params.impl == Impl::cuda)
     throw ConfigError("codec '" + name + "': CUDA kernels are not built; reconfigure with -DMLSYS_WITH_CUDA=ON");
 #endif
-  return codec_registry().create(name, params);
+  auto c = codec_registry().create(name, params);
+  if (params.impl == Impl::cuda && !c->device()) throw ConfigError("codec '" + name + "' has no CUDA kernels");
+  return c;
 }
 
-std::string codec_name_for_bits(int bits) {
-  switch (bits) {
-    case 32:
-      return "fp32";
-    case 16:
-      return "fp16";
-    case 1:
-    case 2:
-    case 4:
-    case 8:
-      return "sr" + std::to_string(bits);
-    default:
-      throw ConfigError("no codec for " + std::to_string(bits) +
-                        " bits; valid: 1, 2, 4, 8 (stochastic rounding), 16 (fp16), 32 (fp32)");
+std::vector<CodecInfo> codec_table() {
+  std::vector<CodecInfo> out;
+  for (const auto* e : codec_registry().entries()) out.push_back({e->name, e->description, e->factory({})->traits()});
+  return out;
+}
+
+std::vector<CodecInfo> unbiased_codecs(int bits) {
+  std::vector<CodecInfo> out;
+  for (auto& c : codec_table())
+    if (c.traits.bits == bits && (c.traits.stochastic || c.traits.lossless)) out.push_back(c);
+  return out;
+}
+
+std::vector<int> unbiased_widths() {
+  std::set<int> widths;
+  for (auto& c : codec_table())
+    if (c.traits.stochastic || c.traits.lossless) widths.insert(c.traits.bits);
+  return {widths.begin(), widths.end()};
+}
+
+std::vector<config::Choice> unbiased_width_choices() {
+  std::vector<config::Choice> out;
+  for (int b : unbiased_widths()) {
+    std::vector<std::string> what;
+    for (auto& c : unbiased_codecs(b)) what.push_back(c.name + ": " + c.description);
+    out.push_back({std::to_string(b), join(what, "; ")});
   }
+  return out;
 }
 
-std::unique_ptr<Codec> codec_for_bits(int bits, const CodecParams& params) {
-  return make_codec(codec_name_for_bits(bits), params);
+std::unique_ptr<Codec> unbiased_codec(int bits, const CodecParams& params) {
+  auto found = unbiased_codecs(bits);
+  if (found.empty()) {
+    std::vector<std::string> w;
+    for (int b : unbiased_widths()) w.push_back(std::to_string(b));
+    throw ConfigError("no unbiased codec (stochastic rounding or lossless) has " + std::to_string(bits) +
+                      " bits; the codec table offers " + join(w, ", "));
+  }
+  if (found.size() > 1) {
+    std::vector<std::string> names;
+    for (auto& c : found) names.push_back(c.name);
+    throw ConfigError("several unbiased codecs have " + std::to_string(bits) + " bits (" + join(names, ", ") +
+                      "); make one by name");
+  }
+  return make_codec(found.front().name, params);
 }
 
 }  // namespace mlsys::quant

@@ -1,7 +1,9 @@
 #pragma once
 // Quantization codecs: turn a row-major float matrix (rows x cols) into a compact byte string and
-// back. Every codec is an entry of codec_registry() (name, bits, description); callers normally
-// just pick a bit width with codec_for_bits(bits).
+// back. Every codec is an entry of codec_registry() (one file per family under codecs/), made by
+// name (make_codec) or looked up by its traits (bits, stochastic, lossless, device kernels):
+// exchanges of training data ask for unbiased_codec(bits), so a new codec of a new width is one
+// file plus its kernels and every bit-width key that lists unbiased_widths() offers it.
 //
 //   name   bits  what
 //   fp32    32   passthrough (4 bytes per value)
@@ -35,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/choice.hpp"
 #include "core/quant/meta_precision.hpp"
 #include "core/registry/registry.hpp"
 
@@ -56,12 +59,23 @@ struct CodecParams {
   void* cuda_stream = nullptr;  // Impl::cuda: the cudaStream_t to run on (nullptr = default stream)
 };
 
+// What a codec is, so that callers find one by what they need instead of by name.
+struct CodecTraits {
+  int bits = 32;            // bits per value on the wire, metadata excluded
+  bool stochastic = false;  // stochastic rounding: unbiased, E[decode(encode(x))] = x; keyed by a seed
+  bool lossless = false;    // decode(encode(x)) == x bit for bit
+  bool device = false;      // has CUDA kernels (Impl::cuda)
+};
+
 class Codec {
  public:
   virtual ~Codec() = default;
   virtual std::string name() const = 0;  // registry name, e.g. "sr1"
   virtual int bits() const = 0;          // bits per value on the wire, metadata excluded
   virtual bool stochastic() const { return false; }
+  virtual bool lossless() const { return false; }
+  virtual bool device() const { return false; }  // CUDA kernels exist (else Impl::cuda is refused)
+  CodecTraits traits() const { return {bits(), stochastic(), lossless(), device()}; }
   virtual Impl impl() const = 0;
   // Exact size of encode(rows, cols) output in bytes.
   virtual size_t wire_bytes(size_t rows, size_t cols) const = 0;
@@ -78,8 +92,22 @@ CodecRegistry& codec_registry();
 
 // Codec by registry name ("fp32", "fp16", "bf16", "sr1", "sr2", "sr4", "sr8").
 std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& params = {});
-// Codec by bit width: 32 -> fp32, 16 -> fp16, 1/2/4/8 -> sr<bits>. Other widths: ConfigError.
-std::unique_ptr<Codec> codec_for_bits(int bits, const CodecParams& params = {});
-std::string codec_name_for_bits(int bits);
+
+// The codec table: every registered codec with its description and traits, in name order.
+struct CodecInfo {
+  std::string name, description;
+  CodecTraits traits;
+};
+std::vector<CodecInfo> codec_table();
+
+// Exchanges of training data (halo features and gradients, quantized all-reduce) must not bias
+// what they carry: a codec is unbiased when it rounds stochastically or is lossless. These are the
+// widths the table offers so (sorted), and the one codec of a width; ConfigError naming the widths
+// on offer when there is none, or the codecs when several qualify.
+std::vector<int> unbiased_widths();
+std::vector<CodecInfo> unbiased_codecs(int bits);
+std::unique_ptr<Codec> unbiased_codec(int bits, const CodecParams& params = {});
+// The unbiased widths as a bit-width key's choices ("1" -> "sr1: <its description>").
+std::vector<config::Choice> unbiased_width_choices();
 
 }  // namespace mlsys::quant

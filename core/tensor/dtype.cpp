@@ -14,6 +14,7 @@ size_t dtype_size(DType t) {
     case DType::i32: return 4;
     case DType::i64: return 8;
     case DType::u8: return 1;
+    case DType::f64: return 8;
   }
   return 0;
 }
@@ -26,14 +27,15 @@ const char* dtype_name(DType t) {
     case DType::i32: return "i32";
     case DType::i64: return "i64";
     case DType::u8: return "u8";
+    case DType::f64: return "f64";
   }
   return "?";
 }
 
 DType parse_dtype(const std::string& name) {
-  for (DType t : {DType::f32, DType::f16, DType::bf16, DType::i32, DType::i64, DType::u8})
+  for (DType t : {DType::f32, DType::f16, DType::bf16, DType::i32, DType::i64, DType::u8, DType::f64})
     if (name == dtype_name(t)) return t;
-  throw ConfigError("unknown dtype '" + name + "' (valid: f32, f16, bf16, i32, i64, u8)");
+  throw ConfigError("unknown dtype '" + name + "' (valid: f32, f16, bf16, i32, i64, u8, f64)");
 }
 
 static uint32_t float_bits(float f) {

@@ -1,14 +1,17 @@
 #pragma once
-// Element types of a Tensor and the 16-bit float conversions (f16 = IEEE half, bf16 = bfloat16).
+// The project's one element-type enum: of a Tensor and of a communicator buffer (comm::all_reduce
+// takes a DType), plus the 16-bit float conversions (f16 = IEEE half, bf16 = bfloat16).
 // 16-bit values are stored as their raw bits in Half / BFloat16 so the host side needs no compiler
-// support for _Float16; compute always happens in f32.
+// support for _Float16; tensor compute always happens in f32 (f64 is for host-side reductions).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 namespace mlsys {
 
-enum class DType : uint8_t { f32, f16, bf16, i32, i64, u8 };
+// The values are stored in tensor blobs (core/nn/state.hpp): append new types at the end.
+enum class DType : uint8_t { f32, f16, bf16, i32, i64, u8, f64 };
+inline constexpr DType kLastDType = DType::f64;
 
 struct Half {
   uint16_t bits = 0;
@@ -21,7 +24,8 @@ size_t dtype_size(DType t);
 const char* dtype_name(DType t);  // "f32", "f16", ...
 DType parse_dtype(const std::string& name);  // throws ConfigError listing the valid names
 
-// Compile-time mapping C++ type -> DType (used by Tensor::data<T>() to check the element type).
+// Compile-time mapping C++ type -> DType (Tensor::data<T>() checks the element type with it, the
+// communicator's typed helpers pick the reduction type with it).
 template <class T>
 struct DTypeOf;
 template <> struct DTypeOf<float> { static constexpr DType value = DType::f32; };
@@ -30,6 +34,7 @@ template <> struct DTypeOf<BFloat16> { static constexpr DType value = DType::bf1
 template <> struct DTypeOf<int32_t> { static constexpr DType value = DType::i32; };
 template <> struct DTypeOf<int64_t> { static constexpr DType value = DType::i64; };
 template <> struct DTypeOf<uint8_t> { static constexpr DType value = DType::u8; };
+template <> struct DTypeOf<double> { static constexpr DType value = DType::f64; };
 template <class T>
 inline constexpr DType dtype_of = DTypeOf<T>::value;
 

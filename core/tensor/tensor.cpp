@@ -163,6 +163,7 @@ Tensor Tensor::to_dtype(DType dt) const {
     case DType::i32: convert_numbers(data<int32_t>(), fp, n); break;
     case DType::i64: convert_numbers(data<int64_t>(), fp, n); break;
     case DType::u8: convert_numbers(data<uint8_t>(), fp, n); break;
+    case DType::f64: convert_numbers(data<double>(), fp, n); break;
   }
   if (dt == DType::f32) return f;
   // Integer targets convert from the original values directly to keep i64 exact.
@@ -180,6 +181,11 @@ Tensor Tensor::to_dtype(DType dt) const {
       else convert_numbers(fp, t.data<int64_t>(), n);
       break;
     case DType::u8: convert_numbers(fp, t.data<uint8_t>(), n); break;
+    case DType::f64:
+      if (dtype_ == DType::i64) convert_numbers(data<int64_t>(), t.data<double>(), n);
+      else if (dtype_ == DType::i32) convert_numbers(data<int32_t>(), t.data<double>(), n);
+      else convert_numbers(fp, t.data<double>(), n);
+      break;
   }
   return t;
 }

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "core/util/error.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
@@ -18,7 +18,7 @@ std::vector<uint8_t> random_split(int64_t n, double train, double val, uint64_t 
   std::vector<uint8_t> s(static_cast<size_t>(n));
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {
-    double u = static_cast<double>(hash_key(seed, 0x5b11u, static_cast<uint64_t>(v)) >> 11) * 0x1.0p-53;
+    double u = static_cast<double>(derive_seed(seed, 0x5b11u, static_cast<uint64_t>(v)) >> 11) * 0x1.0p-53;
     s[v] = static_cast<uint8_t>(u < train ? Split::Train : u < train + val ? Split::Val : Split::Test);
   }
   return s;
@@ -28,7 +28,7 @@ void gaussian_fill(std::vector<float>& x, uint64_t seed) {
   const int64_t m = static_cast<int64_t>(x.size());
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < (m + kBlock - 1) / kBlock; ++b) {
-    Rng r(hash_key(seed, static_cast<uint64_t>(b)));
+    Rng r(derive_seed(seed, static_cast<uint64_t>(b)));
     for (int64_t i = b * kBlock; i < std::min(m, (b + 1) * kBlock); ++i) x[i] = static_cast<float>(r.normal());
   }
 }
@@ -43,7 +43,7 @@ Graph generate_sbm(const SbmParams& p, uint64_t seed) {
   g.name = "sbm";
   g.num_classes = p.classes;
   std::vector<int32_t> y(static_cast<size_t>(n));
-  for (int64_t v = 0; v < n; ++v) y[v] = static_cast<int32_t>(hash_key(seed, 0xc1a55u, static_cast<uint64_t>(v)) % p.classes);
+  for (int64_t v = 0; v < n; ++v) y[v] = static_cast<int32_t>(derive_seed(seed, 0xc1a55u, static_cast<uint64_t>(v)) % p.classes);
   std::vector<std::vector<int32_t>> members(static_cast<size_t>(p.classes));
   for (int64_t v = 0; v < n; ++v) members[y[v]].push_back(static_cast<int32_t>(v));
   for (int32_t c = 0; c < p.classes; ++c)
@@ -53,7 +53,7 @@ Graph generate_sbm(const SbmParams& p, uint64_t seed) {
   std::vector<std::pair<int32_t, int32_t>> edges(static_cast<size_t>(m));
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < (m + kBlock - 1) / kBlock; ++b) {
-    Rng r(hash_key(seed, 0xed9eu, static_cast<uint64_t>(b)));
+    Rng r(derive_seed(seed, 0xed9eu, static_cast<uint64_t>(b)));
     for (int64_t e = b * kBlock; e < std::min(m, (b + 1) * kBlock); ++e) {
       int32_t u = static_cast<int32_t>(r.below(static_cast<uint64_t>(n)));
       int32_t v;
@@ -71,9 +71,9 @@ Graph generate_sbm(const SbmParams& p, uint64_t seed) {
 
   // Features: class mean (a random Gaussian direction per class) times the signal, plus noise.
   std::vector<float> mu(static_cast<size_t>(p.classes * p.features));
-  gaussian_fill(mu, hash_key(seed, 0x3e4u));
+  gaussian_fill(mu, derive_seed(seed, 0x3e4u));
   std::vector<float> x(static_cast<size_t>(n * p.features));
-  gaussian_fill(x, hash_key(seed, 0xfea7u));
+  gaussian_fill(x, derive_seed(seed, 0xfea7u));
   const float s = static_cast<float>(p.feature_signal);
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v)
@@ -98,7 +98,7 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
   const double ab = p.a + p.b, abc = p.a + p.b + p.c;
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < (m + kBlock - 1) / kBlock; ++b) {
-    Rng r(hash_key(seed, 0x7a7u, static_cast<uint64_t>(b)));
+    Rng r(derive_seed(seed, 0x7a7u, static_cast<uint64_t>(b)));
     for (int64_t e = b * kBlock; e < std::min(m, (b + 1) * kBlock); ++e) {
       uint32_t u = 0, v = 0;
       for (int l = 0; l < p.scale; ++l) {
@@ -121,14 +121,38 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
   build_symmetric_csr(n, edges, g);
   edges = {};
   std::vector<float> x(static_cast<size_t>(n * p.features));
-  gaussian_fill(x, hash_key(seed, 0xfea7u));
+  gaussian_fill(x, derive_seed(seed, 0xfea7u));
   std::vector<int32_t> y(static_cast<size_t>(n));
-  for (int64_t v = 0; v < n; ++v) y[v] = static_cast<int32_t>(hash_key(seed, 0x1abu, static_cast<uint64_t>(v)) % p.classes);
+  for (int64_t v = 0; v < n; ++v) y[v] = static_cast<int32_t>(derive_seed(seed, 0x1abu, static_cast<uint64_t>(v)) % p.classes);
   g.feature_dim = p.features;
   g.features = Array<float>(std::move(x));
   g.labels = Array<int32_t>(std::move(y));
   g.split = Array<uint8_t>(random_split(n, p.train_fraction, p.val_fraction, seed));
   return g;
+}
+
+const config::Section<SbmParams>& sbm_section() {
+  using P = SbmParams;
+  static const config::Section<P> s("sbm", "Stochastic block model", [](auto& s) {
+    s.field("nodes", &P::nodes, "sbm: number of nodes").range(2, 2e9);
+    s.field("classes", &P::classes, "sbm/rmat: number of classes").range(1, 100000);
+    s.field("avg_degree", &P::avg_degree, "sbm: average degree (directed entries per node)").range(0.01, 1e5);
+    s.field("homophily", &P::homophily, "sbm: fraction of edges inside a class").range(0, 1);
+    s.field("features", &P::features, "sbm/rmat: feature dimension").range(1, 1e6);
+    s.field("feature_signal", &P::feature_signal, "sbm: class-mean scale relative to unit noise").range(0, 1e3);
+    s.field("train_fraction", &P::train_fraction, "Generated graphs: fraction of nodes in the train split").range(0.0001, 1);
+    s.field("val_fraction", &P::val_fraction, "Generated graphs: fraction in the val split (rest is test)").range(0, 1);
+  });
+  return s;
+}
+
+const config::Section<RmatParams>& rmat_section() {
+  using P = RmatParams;
+  static const config::Section<P> s("rmat", "R-MAT power-law graph", [](auto& s) {
+    s.field("rmat_scale", &P::scale, "rmat: 2^scale nodes").range(1, 30);
+    s.field("rmat_edges", &P::edges, "rmat: generated edges before symmetrizing (0 = 16 per node)").range(0, 1e11);
+  });
+  return s;
 }
 
 }  // namespace mlsys::gnn

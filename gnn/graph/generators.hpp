@@ -1,21 +1,26 @@
 #pragma once
 // Synthetic graphs for accuracy (SBM with class-correlated features) and scale (R-MAT) studies.
+// Their parameters are config blocks nested into the graph options (gnn.graph.nodes, ...).
 #include <cstdint>
 
+#include "core/config/schema.hpp"
 #include "gnn/graph/graph.hpp"
 
 namespace mlsys::gnn {
 
+// Defaults = the quickstart demo's graph.
 struct SbmParams {
-  int64_t nodes = 2000;
-  int32_t classes = 8;
-  double avg_degree = 10;   // directed entries per node after symmetrizing
-  double homophily = 0.8;   // fraction of edges drawn inside the source node's class
+  int64_t nodes = 3000;
+  int32_t classes = 6;
+  double avg_degree = 12;   // directed entries per node after symmetrizing
+  double homophily = 0.6;   // fraction of edges drawn inside the source node's class
   int64_t features = 32;
-  double feature_signal = 0.5;  // class-mean scale relative to unit Gaussian noise
+  double feature_signal = 0.15;  // class-mean scale relative to unit Gaussian noise
   double train_fraction = 0.1, val_fraction = 0.2;  // rest is test
 };
 Graph generate_sbm(const SbmParams& p, uint64_t seed);
+// graph.nodes ... graph.val_fraction (presets reuse the split fractions, rmat features and classes).
+const config::Section<SbmParams>& sbm_section();
 
 struct RmatParams {
   int scale = 14;       // 2^scale nodes
@@ -27,5 +32,7 @@ struct RmatParams {
 };
 // Labels follow a feature projection (so the task is learnable) and a random split.
 Graph generate_rmat(const RmatParams& p, uint64_t seed);
+// graph.rmat_scale, graph.rmat_edges (the rest of RmatParams is not a config key).
+const config::Section<RmatParams>& rmat_section();
 
 }  // namespace mlsys::gnn

@@ -6,7 +6,7 @@
 #include "core/log/log.hpp"
 #include "gnn/graph/generators.hpp"
 #include "gnn/graph/loaders.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
@@ -17,7 +17,7 @@ GraphSourceRegistry& graph_source_registry() {
   return r;
 }
 
-std::string cache_root(const GnnOptions& o) {
+std::string cache_root(const GraphOptions& o) {
   if (!o.cache_dir.empty()) return o.cache_dir;
   if (const char* e = std::getenv("MLSYS_CACHE_DIR"); e && *e) return e;
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/mlsys";
@@ -30,7 +30,7 @@ template <class F>
 struct LambdaSource final : GraphSource {
   F f;
   explicit LambdaSource(F fn) : f(std::move(fn)) {}
-  Graph load(const GnnOptions& o, uint64_t seed) override { return f(o, seed); }
+  Graph load(const GraphOptions& o, uint64_t seed) override { return f(o, seed); }
 };
 template <class F>
 bool add_source(const char* name, const char* desc, F f) {
@@ -38,13 +38,13 @@ bool add_source(const char* name, const char* desc, F f) {
 }
 
 // Text and OGB folders are parsed once, then the binary copy is mapped (keyed by path + mtime).
-Graph load_file(const GnnOptions& o, uint64_t) {
-  if (o.graph_path.empty()) throw ConfigError("gnn.graph_path is empty: set it to a graph folder or .mlsg file (source=file)");
-  fs::path p = o.graph_path;
+Graph load_file(const GraphOptions& o, uint64_t) {
+  if (o.path.empty()) throw ConfigError("gnn.graph.path is empty: set it to a graph folder or .mlsg file (source=file)");
+  fs::path p = o.path;
   if (!fs::exists(p)) throw InputError("graph path not found: " + p.string());
   if (fs::is_regular_file(p) || !o.binary_cache) return load_graph_path(p, o.ogb_scheme);
   fs::path probe = fs::exists(p / "raw") ? p / "raw" : p / "meta.txt";
-  uint64_t key = hash_key(std::hash<std::string>{}(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme),
+  uint64_t key = derive_seed(std::hash<std::string>{}(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme),
                           static_cast<uint64_t>(fs::last_write_time(probe).time_since_epoch().count()));
   fs::path name = p.filename().empty() ? p.parent_path().filename() : p.filename();
   fs::path bin = fs::path(cache_root(o)) / "graphs" / (name.string() + "-" + std::to_string(key % 1000000007ULL) + ".mlsg");
@@ -69,24 +69,11 @@ Graph load_file(const GnnOptions& o, uint64_t) {
   return g;
 }
 
-SbmParams sbm_from(const GnnOptions& o) {
-  SbmParams p;
-  p.nodes = o.nodes;
-  p.classes = o.classes;
-  p.avg_degree = o.avg_degree;
-  p.homophily = o.homophily;
-  p.features = o.features;
-  p.feature_signal = o.feature_signal;
-  p.train_fraction = o.train_fraction;
-  p.val_fraction = o.val_fraction;
-  return p;
-}
-
 // Presets keep the published shape (nodes, degree, features, classes); preset_scale and
 // preset_degree_scale shrink them to fit a small machine. Learnable SBM structure underneath.
-Graph preset(const GnnOptions& o, uint64_t seed, const char* name, int64_t nodes, double edges, int64_t f, int c,
+Graph preset(const GraphOptions& o, uint64_t seed, const char* name, int64_t nodes, double edges, int64_t f, int c,
              double train, double val) {
-  SbmParams p = sbm_from(o);
+  SbmParams p = o.sbm;
   p.nodes = std::max<int64_t>(2, static_cast<int64_t>(static_cast<double>(nodes) * o.preset_scale));
   p.avg_degree = edges / static_cast<double>(nodes) * o.preset_degree_scale;
   p.features = f;
@@ -98,21 +85,20 @@ Graph preset(const GnnOptions& o, uint64_t seed, const char* name, int64_t nodes
   return g;
 }
 
-const bool r1 = add_source("file", "Load gnn.graph_path: text folder, OGB folder or mlsys .mlsg binary", load_file);
+const bool r1 = add_source("file", "Load gnn.graph.path: text folder, OGB folder or mlsys .mlsg binary", load_file);
 const bool r2 = add_source("sbm", "Stochastic block model with class-correlated Gaussian features (learnable)",
-                           [](const GnnOptions& o, uint64_t s) { return generate_sbm(sbm_from(o), s); });
-const bool r3 = add_source("rmat", "R-MAT power-law graph (2^rmat_scale nodes), random features and labels", [](const GnnOptions& o, uint64_t s) {
-  RmatParams p;
-  p.scale = o.rmat_scale;
-  p.edges = o.rmat_edges;
-  p.features = o.features;
-  p.classes = o.classes;
+                           [](const GraphOptions& o, uint64_t s) { return generate_sbm(o.sbm, s); });
+// The feature dimension and class count are the keys the SBM shares with it (graph.features, graph.classes).
+const bool r3 = add_source("rmat", "R-MAT power-law graph (2^rmat_scale nodes), random features and labels", [](const GraphOptions& o, uint64_t s) {
+  RmatParams p = o.rmat;
+  p.features = o.sbm.features;
+  p.classes = o.sbm.classes;
   return generate_rmat(p, s);
 });
 const bool r4 = add_source("reddit-like", "SBM with Reddit's shape: 232,965 nodes, ~114.6M directed edges, 602 features, 41 classes",
-                           [](const GnnOptions& o, uint64_t s) { return preset(o, s, "reddit-like", 232965, 114.6e6, 602, 41, 0.66, 0.10); });
+                           [](const GraphOptions& o, uint64_t s) { return preset(o, s, "reddit-like", 232965, 114.6e6, 602, 41, 0.66, 0.10); });
 const bool r5 = add_source("products-like", "SBM with ogbn-products' shape: 2,449,029 nodes, ~123.7M directed edges, 100 features, 47 classes",
-                           [](const GnnOptions& o, uint64_t s) { return preset(o, s, "products-like", 2449029, 123.7e6, 100, 47, 0.08, 0.02); });
+                           [](const GraphOptions& o, uint64_t s) { return preset(o, s, "products-like", 2449029, 123.7e6, 100, 47, 0.08, 0.02); });
 
 }  // namespace
 }  // namespace mlsys::gnn

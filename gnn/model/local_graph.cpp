@@ -4,18 +4,18 @@
 
 namespace mlsys::gnn {
 
-LocalGraph build_local_graph(DeviceContext& ctx, const HaloPlan& plan, const std::string& which) {
+LocalGraph build_local_graph(DeviceContext& ctx, const HaloPlan& plan, Adjacency which) {
   LocalGraph lg;
   lg.owned = plan.num_owned();
   lg.local = plan.num_local();
   lg.global_ids = plan.owned;
   const int64_t n = lg.owned;
   const bool square = plan.parts == 1;
-  if (which == "gcn" || which == "gat") {
+  if (which == Adjacency::gcn || which == Adjacency::attention) {
     // Insert the self loop at its sorted position (owned local id i < every halo id).
     std::vector<int64_t> rp(static_cast<size_t>(n) + 1, 0);
     std::vector<int32_t> col(plan.indices.size() + static_cast<size_t>(n));
-    std::vector<float> val(which == "gcn" ? col.size() : 0);
+    std::vector<float> val(which == Adjacency::gcn ? col.size() : 0);
     for (int64_t i = 0; i < n; ++i) {
       int64_t o = rp[i];
       bool self_done = false;
@@ -37,10 +37,9 @@ LocalGraph build_local_graph(DeviceContext& ctx, const HaloPlan& plan, const std
       rp[i + 1] = o;
     }
     Csr a = Csr::from_arrays(n, lg.local, std::move(rp), std::move(col), std::move(val));
-    a.symmetric = square && which == "gcn";
+    a.symmetric = square && which == Adjacency::gcn;
     if (!a.symmetric) a = a.with_transpose();
-    if (which == "gcn") lg.gcn = a.to(ctx);
-    else lg.att = a.to(ctx);
+    lg.adj = a.to(ctx);
   } else {
     std::vector<int64_t> rp(plan.indptr.begin(), plan.indptr.end());
     std::vector<int32_t> col(plan.indices.begin(), plan.indices.end());
@@ -48,7 +47,7 @@ LocalGraph build_local_graph(DeviceContext& ctx, const HaloPlan& plan, const std
     for (int64_t i = 0; i < n; ++i)
       for (int64_t e = rp[i]; e < rp[i + 1]; ++e) val[e] = 1.0f / static_cast<float>(rp[i + 1] - rp[i]);
     Csr a = Csr::from_arrays(n, lg.local, std::move(rp), std::move(col), std::move(val)).with_transpose();
-    lg.mean = a.to(ctx);
+    lg.adj = a.to(ctx);
   }
   return lg;
 }

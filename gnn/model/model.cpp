@@ -2,34 +2,35 @@
 
 #include "core/kernels/kernels.hpp"
 #include "core/util/error.hpp"
-#include "gnn/graph/random.hpp"
-#include "gnn/model/layers.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
 namespace k = kernels;
 
-Model::Model(DeviceContext& ctx, const ModelConfig& cfg, uint64_t seed) : cfg_(cfg) {
+Model::Model(DeviceContext& ctx, const ModelOptions& cfg, int in_dim, int out_dim, uint64_t seed)
+    : o_(cfg), arch_(architecture(cfg.arch)), elu_(arch_->activation() == Activation::elu) {
   if (cfg.layers < 1) throw ConfigError("gnn.model.layers must be >= 1");
-  const bool gat = cfg.arch == "gat";
-  int in = cfg.in_dim;
+  const bool multi_head = arch_->multi_head();
+  LayerSpec spec;
+  spec.in = in_dim;
+  spec.dropout = static_cast<float>(cfg.dropout);
+  spec.aggregate_first = cfg.aggregate_first;
   for (int l = 0; l < cfg.layers; ++l) {
     const bool last = l == cfg.layers - 1;
-    const int heads = gat && !last ? cfg.heads : 1;
-    const int out = last ? cfg.out_dim : cfg.hidden;
-    const uint64_t s = hash_key(seed, 0x1a7e5u, static_cast<uint64_t>(l));
-    if (cfg.arch == "gcn") layers_.push_back(make_gcn_layer(ctx, l, in, out, cfg.dropout, l == 0 && cfg.precomputed_input, cfg.aggregate_first, s));
-    else if (cfg.arch == "sage") layers_.push_back(make_sage_layer(ctx, l, in, out, cfg.dropout, cfg.aggregate_first, s));
-    else if (gat) layers_.push_back(make_gat_layer(ctx, l, in, out, heads, cfg.dropout, s));
-    else throw ConfigError("unknown gnn.model.arch '" + cfg.arch + "' (gcn, sage, gat)");
-    for (Param* p : layers_.back()->params()) p->layer = l;
-    in = out * heads;
+    spec.slot = l;
+    spec.heads = multi_head && !last ? cfg.heads : 1;
+    spec.out = last ? out_dim : cfg.hidden;
+    spec.precomputed = l == 0 && precomputes_first(cfg);
+    spec.seed = derive_seed(seed, 0x1a7e5u, static_cast<uint64_t>(l));
+    layers_.push_back(arch_->make_layer(ctx, spec));
+    spec.in = spec.out * spec.heads;
   }
   hidden_.resize(static_cast<size_t>(cfg.layers));
   if (cfg.layer_norm) {
     norms_.reserve(static_cast<size_t>(2 * cfg.layers));
     for (int l = 0; l + 1 < cfg.layers; ++l) {
-      const int w = cfg.hidden * (gat ? cfg.heads : 1);
+      const int w = cfg.hidden * (multi_head ? cfg.heads : 1);
       norms_.push_back(make_param(ctx, "ln" + std::to_string(l) + ".gamma", 1, w, 0, 0, false));
       k::fill(ctx, norms_.back().value, 1.0f);
       hidden_[l].gamma = &norms_.back();
@@ -39,13 +40,15 @@ Model::Model(DeviceContext& ctx, const ModelConfig& cfg, uint64_t seed) : cfg_(c
   }
 }
 
-std::vector<Param*> Model::params() {
-  std::vector<Param*> out;
+std::vector<nn::Parameter*> Model::params() {
+  std::vector<nn::Parameter*> out;
   for (auto& l : layers_)
-    for (Param* p : l->params()) out.push_back(p);
+    for (nn::Parameter* p : l->params()) out.push_back(p);
   for (auto& p : norms_) out.push_back(&p);
   return out;
 }
+
+std::vector<nn::Parameter*> Model::layer_params(int layer) { return layers_.at(static_cast<size_t>(layer))->params(); }
 
 void Model::clear() {
   for (auto& l : layers_) l->clear();
@@ -53,34 +56,33 @@ void Model::clear() {
 }
 
 void Model::zero_grad(DeviceContext& ctx) {
-  for (Param* p : params()) k::fill(ctx, p->grad, 0.0f);
+  for (nn::Parameter* p : params()) k::fill(ctx, p->grad, 0.0f);
 }
 
 Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
   Tensor h = x;
-  const bool gat = cfg_.arch == "gat";
-  for (int l = 0; l < cfg_.layers; ++l) {
+  for (int l = 0; l < o_.layers; ++l) {
     Tensor y = layers_[l]->forward(env, h);
-    if (l == cfg_.layers - 1) return y;
+    if (l == o_.layers - 1) return y;
     Hidden& hs = hidden_[l];
-    const bool skip = cfg_.residual && h.shape() == y.shape();
+    const bool skip = o_.residual && h.shape() == y.shape();
     hs.skip = skip;
-    hs.pre = gat || cfg_.layer_norm ? y : Tensor();
+    hs.pre = elu_ || o_.layer_norm ? y : Tensor();
     Tensor z = y;
-    if (cfg_.layer_norm) {
+    if (o_.layer_norm) {
       hs.normed = Tensor::empty(y.shape(), DType::f32, env.ctx);
       hs.mean = Tensor::empty({y.rows()}, DType::f32, env.ctx);
       hs.rstd = Tensor::empty({y.rows()}, DType::f32, env.ctx);
       k::layer_norm(env.ctx, y, hs.gamma->value, hs.beta->value, 1e-5f, hs.normed, hs.mean, hs.rstd);
       z = hs.normed;
     }
-    if (gat) {
+    if (elu_) {
       hs.act = Tensor::empty(z.shape(), DType::f32, env.ctx);
       k::elu(env.ctx, z, hs.act);  // its backward needs z
     } else {
       k::relu(env.ctx, z, z);  // in place: relu_backward reads the output
       hs.act = z;
-      if (cfg_.layer_norm) hs.normed = Tensor();
+      if (o_.layer_norm) hs.normed = Tensor();
     }
     if (skip) {
       Tensor r = Tensor::empty(z.shape(), DType::f32, env.ctx);
@@ -95,8 +97,7 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
 
 void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
   Tensor g = grad_logits, skip;
-  const bool gat = cfg_.arch == "gat";
-  for (int l = cfg_.layers - 1; l >= 0; --l) {
+  for (int l = o_.layers - 1; l >= 0; --l) {
     Tensor gin = layers_[l]->backward(env, g, l > 0);
     g = Tensor();
     if (l == 0) break;
@@ -106,10 +107,10 @@ void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
     // is kept; otherwise the activation's backward runs in place.
     const bool keep = hs.skip;
     Tensor gz = keep ? Tensor::empty(gin.shape(), DType::f32, env.ctx) : gin;
-    if (gat) k::elu_backward(env.ctx, cfg_.layer_norm ? hs.normed : hs.pre, gin, gz);
+    if (elu_) k::elu_backward(env.ctx, o_.layer_norm ? hs.normed : hs.pre, gin, gz);
     else k::relu_backward(env.ctx, hs.act, gin, gz);
     Tensor gpre = gz;
-    if (cfg_.layer_norm) {
+    if (o_.layer_norm) {
       gpre = Tensor::empty(gz.shape(), DType::f32, env.ctx);
       k::layer_norm_backward(env.ctx, hs.pre, hs.gamma->value, hs.mean, hs.rstd, gz, gpre, hs.gamma->grad, hs.beta->grad);
     }

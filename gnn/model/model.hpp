@@ -1,85 +1,43 @@
 #pragma once
-// GCN / GraphSAGE / GAT stacks with explicit forward and backward, written against the core
-// kernels so the same code runs on cpu and cuda. Every layer's neighbour access goes through the
-// Exchanger, which is where distribution, quantization and staleness live.
+// A stack of graph layers of one registered architecture (architecture.hpp: gcn, sage, gat), with
+// LayerNorm, residual connections and the activation between hidden layers, explicit forward and
+// backward. Every layer's neighbour access goes through the Exchanger (gnn/halo).
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/tensor/device_context.hpp"
 #include "core/tensor/tensor.hpp"
-#include "gnn/model/local_graph.hpp"
-#include "gnn/train/exchanger.hpp"
+#include "gnn/model/architecture.hpp"
+#include "gnn/model/layer.hpp"
+#include "gnn/model/model_options.hpp"
 
 namespace mlsys::gnn {
 
-struct Param {
-  std::string name;
-  Tensor value, grad, m, v;
-  bool decay = true;  // weight decay applies (weights yes, biases and norms no)
-  int layer = -1;     // index of the graph layer owning it (-1: norms)
-};
-
-struct ModelConfig {
-  std::string arch = "gcn";
-  int layers = 2, in_dim = 0, hidden = 16, out_dim = 0, heads = 1;
-  float dropout = 0.5f;
-  bool layer_norm = false, residual = false;
-  bool aggregate_first = false;    // gcn/sage: always exchange layer inputs (Sylvie); else the narrower side
-  bool precomputed_input = false;  // gcn: the input already holds A_hat X (layer 0 needs no exchange)
-};
-
-struct ForwardEnv {
-  DeviceContext& ctx;
-  Exchanger& ex;
-  const LocalGraph& lg;
-  bool train = true;
-  bool exact = false;  // evaluation: fp32 synchronous exchange
-  uint64_t dropout_seed = 0;
-  // Sparse raw features (bag-of-words inputs such as Cora's): layer 0 multiplies this CSR
-  // [owned, F] instead of a dense input, and dropout drops its nonzeros.
-  const Csr* sparse_x = nullptr;
-};
-
-class Layer {
- public:
-  virtual ~Layer() = default;
-  virtual Tensor forward(ForwardEnv& env, const Tensor& h) = 0;
-  // Returns the gradient w.r.t. h (undefined when need_input_grad is false). Accumulates param grads.
-  virtual Tensor backward(ForwardEnv& env, const Tensor& grad_out, bool need_input_grad) = 0;
-  // Drops what forward kept for backward (before an evaluation pass, to lower peak memory).
-  virtual void clear() {}
-  std::vector<Param*> params() {
-    std::vector<Param*> out;
-    for (auto& p : params_) out.push_back(&p);
-    return out;
-  }
-
- protected:
-  std::vector<Param> params_;
-};
-
 class Model {
  public:
-  Model(DeviceContext& ctx, const ModelConfig& cfg, uint64_t seed);
+  // in_dim: feature width; out_dim: classes. With precomputes_first(o) the input is A_hat X.
+  Model(DeviceContext& ctx, const ModelOptions& o, int in_dim, int out_dim, uint64_t seed);
   Tensor forward(ForwardEnv& env, const Tensor& x);    // logits [owned, out_dim]
   void backward(ForwardEnv& env, const Tensor& grad_logits);
-  std::vector<Param*> params();
+  std::vector<nn::Parameter*> params();  // every layer's, then the norms'
+  std::vector<nn::Parameter*> layer_params(int layer);  // graph layer `layer`'s
   void zero_grad(DeviceContext& ctx);
   void clear();
-  const ModelConfig& config() const { return cfg_; }
 
  private:
-  ModelConfig cfg_;
+  ModelOptions o_;
+  std::unique_ptr<Architecture> arch_;
+  bool elu_;  // the hidden activation is ELU (else ReLU)
   std::vector<std::unique_ptr<Layer>> layers_;
   struct Hidden {
     bool skip = false;  // a residual connection adds this layer's input to its output
     Tensor pre, normed, mean, rstd, act;
-    Param* gamma = nullptr;
-    Param* beta = nullptr;
+    nn::Parameter* gamma = nullptr;
+    nn::Parameter* beta = nullptr;
   };
   std::vector<Hidden> hidden_;
-  std::vector<Param> norms_;
+  std::vector<nn::Parameter> norms_;
 };
 
 }  // namespace mlsys::gnn

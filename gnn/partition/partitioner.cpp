@@ -7,7 +7,7 @@
 
 #include "core/log/log.hpp"
 #include "core/util/fs.hpp"
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
@@ -30,6 +30,10 @@ static void check_assignment(const Graph& g, const std::vector<int32_t>& a, int 
       if (cnt[p] == 0) throw Error(fmt::format("{}: part {} is empty; use fewer parts or another partitioner", who, p));
 }
 
+// Part of the cache key: bump it when a partitioner's output changes for the same inputs, so no
+// run reads an assignment an older build wrote (2: the random partitioner draws from mlsys::Rng).
+constexpr uint64_t kCacheVersion = 2;
+
 std::vector<int32_t> partition_cached(const Graph& g, const std::string& name, const PartitionParams& p,
                                       const std::string& cache_dir, bool* from_cache) {
   if (from_cache) *from_cache = false;
@@ -39,8 +43,8 @@ std::vector<int32_t> partition_cached(const Graph& g, const std::string& name, c
   auto part = partitioner_registry().create(name);
   fs::path file;
   if (!cache_dir.empty()) {
-    uint64_t key = hash_key(g.fingerprint(), std::hash<std::string>{}(name + "|" + p.objective),
-                            hash_key(static_cast<uint64_t>(p.parts), p.seed));
+    uint64_t key = derive_seed(g.fingerprint(), std::hash<std::string>{}(name + "|" + p.objective),
+                               derive_seed(static_cast<uint64_t>(p.parts), p.seed), kCacheVersion);
     file = fs::path(cache_dir) / "partitions" / fmt::format("{}-{}-p{}-{:016x}.part", g.name, name, p.parts, key);
     if (fs::exists(file)) {
       std::string raw = read_file(file);

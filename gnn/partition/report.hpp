@@ -5,7 +5,7 @@
 
 #include "core/runtime/table.hpp"
 #include "core/util/json.hpp"
-#include "gnn/dist/halo_plan.hpp"
+#include "gnn/halo/halo_plan.hpp"
 
 namespace mlsys::gnn {
 

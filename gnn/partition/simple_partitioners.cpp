@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "gnn/graph/random.hpp"
+#include "core/util/random.hpp"
 #include "gnn/partition/partitioner.hpp"
 
 namespace mlsys::gnn {
@@ -12,8 +12,7 @@ struct RandomPartitioner final : Partitioner {
   std::vector<int32_t> partition(const Graph& g, const PartitionParams& p) override {
     std::vector<int32_t> order(static_cast<size_t>(g.num_nodes));
     std::iota(order.begin(), order.end(), 0);
-    Rng r(hash_key(p.seed, 0x9a97u));
-    for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[r.below(i)]);
+    Rng(derive_seed(p.seed, 0x9a97u)).shuffle(order);
     std::vector<int32_t> a(order.size());
     for (size_t i = 0; i < order.size(); ++i) a[order[i]] = static_cast<int32_t>(i % static_cast<size_t>(p.parts));
     return a;

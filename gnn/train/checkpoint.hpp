@@ -1,18 +1,20 @@
 #pragma once
 // Checkpoints: "MLSYSCK1\n", u64 length of a JSON header, the header (next epoch, config
 // fingerprint, adaptor state, the epoch records so far, parameter names and sizes), then for every
-// parameter its value, Adam m and v as raw f32. Every random stream in training is counter-based
-// on (seed, epoch, ...), so the seed and the epoch are the complete RNG state.
+// parameter its value and the optimizer's Adam moments m and v as raw f32 (zeros for an optimizer
+// without them). Every random stream in training is counter-based on (seed, epoch, ...), so the
+// seed and the epoch are the complete RNG state; the optimizer takes one step per epoch.
 #include <string>
-#include <vector>
 
+#include "core/nn/optimizer.hpp"
 #include "core/util/json.hpp"
-#include "gnn/model/model.hpp"
 
 namespace mlsys::gnn {
 
-void save_checkpoint(const std::string& path, const Json& header, const std::vector<Param*>& params);
-// Restores parameter values and moments (shapes must match) and returns the header.
-Json load_checkpoint(const std::string& path, const std::vector<Param*>& params);
+// The parameters are the optimizer's.
+void save_checkpoint(const std::string& path, const Json& header, nn::Optimizer& opt);
+// Restores parameter values, the moments and the optimizer's step count (= the header's epoch);
+// returns the header. InputError when the file does not match the model.
+Json load_checkpoint(const std::string& path, nn::Optimizer& opt);
 
 }  // namespace mlsys::gnn

@@ -3,25 +3,33 @@
 #include <algorithm>
 
 #include "core/log/log.hpp"
+#include "core/quant/codec.hpp"
 
 namespace mlsys::gnn {
 
-static const int kLadder[] = {1, 2, 4, 8, 32};
+StalenessAdaptor::StalenessAdaptor(const StalenessOptions& o, int fwd_bits, int bwd_bits, bool pipeline, bool exchanging)
+    : o_(o),
+      pipeline_(pipeline && exchanging),
+      adaptive_(o.adaptive && exchanging),
+      fwd_floor_(fwd_bits),
+      bwd_floor_(bwd_bits),
+      fwd_(fwd_bits),
+      bwd_(bwd_bits),
+      ladder_(quant::unbiased_widths()) {}
 
-StalenessAdaptor::StalenessAdaptor(const StalenessConfig& c) : c_(c), fwd_(c.fwd_bits), bwd_(c.bwd_bits) {}
-
-int StalenessAdaptor::step(int bits, int dir, int floor) {
+int StalenessAdaptor::step(int bits, int dir, int floor) const {
+  const int top = static_cast<int>(ladder_.size()) - 1;
   int i = 0;
-  while (i < 4 && kLadder[i] < bits) ++i;
-  i = std::clamp(i + dir, 0, 4);
-  return std::max(kLadder[i], floor);
+  while (i < top && ladder_[i] < bits) ++i;
+  i = std::clamp(i + dir, 0, top);
+  return std::max(ladder_[i], floor);
 }
 
 EpochPlan StalenessAdaptor::plan(int epoch) {
   EpochPlan p;
   p.fwd_bits = fwd_;
   p.bwd_bits = bwd_;
-  bool fresh = force_fresh_ || !c_.pipeline || last_fresh_ < 0 || (c_.bound > 0 && epoch - last_fresh_ >= c_.bound);
+  bool fresh = force_fresh_ || !pipeline_ || last_fresh_ < 0 || (o_.bound > 0 && epoch - last_fresh_ >= o_.bound);
   p.stale = !fresh;
   if (fresh) last_fresh_ = epoch;
   force_fresh_ = false;
@@ -29,26 +37,26 @@ EpochPlan StalenessAdaptor::plan(int epoch) {
 }
 
 void StalenessAdaptor::observe(int epoch, double loss) {
-  if (!c_.adaptive) return;
-  const double alpha = 2.0 / (c_.window + 1.0);
+  if (!adaptive_) return;
+  const double alpha = 2.0 / (o_.window + 1.0);
   ema_ = have_ema_ ? alpha * loss + (1 - alpha) * ema_ : loss;
   have_ema_ = true;
   history_.push_back(ema_);
   ++since_switch_;
-  const size_t w = static_cast<size_t>(c_.window);
-  if (since_switch_ < c_.window || history_.size() <= w) return;
+  const size_t w = static_cast<size_t>(o_.window);
+  if (since_switch_ < o_.window || history_.size() <= w) return;
   const double old = history_[history_.size() - 1 - w];
   const double r = old > 0 ? (old - ema_) / (static_cast<double>(w) * old) : 0.0;
   int nf = fwd_, nb = bwd_;
   std::string what;
-  if (r < c_.tolerance) {
-    nf = step(fwd_, +1, c_.fwd_bits);
-    nb = step(bwd_, +1, c_.bwd_bits);
+  if (r < o_.tolerance) {
+    nf = step(fwd_, +1, fwd_floor_);
+    nb = step(bwd_, +1, bwd_floor_);
     what = "escalate";
     force_fresh_ = true;
-  } else if (r > 4 * c_.tolerance) {
-    nf = step(fwd_, -1, c_.fwd_bits);
-    nb = step(bwd_, -1, c_.bwd_bits);
+  } else if (r > 4 * o_.tolerance) {
+    nf = step(fwd_, -1, fwd_floor_);
+    nb = step(bwd_, -1, bwd_floor_);
     what = "relax";
   }
   if (what.empty() || (nf == fwd_ && nb == bwd_ && what == "relax")) return;

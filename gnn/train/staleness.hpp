@@ -10,7 +10,8 @@
 //     relative decrease per epoch over the last `window` epochs is
 //        r = (s[t - window] - s[t]) / (window * s[t - window]).
 //     r < tolerance (stalled or rising)  -> ESCALATE: both bit widths go one step up the ladder
-//        1 -> 2 -> 4 -> 8 -> 32, and the next epoch is forced fresh;
+//        of widths the halo exchange offers (quant::unbiased_widths(): 1 -> 2 -> 4 -> 8 -> 32),
+//        and the next epoch is forced fresh;
 //     r > 4 * tolerance (falling steadily) -> RELAX: one step back down, never below the
 //        configured widths.
 //     After a switch the window restarts (no new switch for `window` epochs). Every switch is
@@ -19,16 +20,9 @@
 #include <string>
 #include <vector>
 
-namespace mlsys::gnn {
+#include "gnn/train/staleness_options.hpp"
 
-struct StalenessConfig {
-  bool pipeline = false;
-  int bound = 0;
-  bool adaptive = false;
-  int window = 5;
-  double tolerance = 0.002;
-  int fwd_bits = 32, bwd_bits = 32;
-};
+namespace mlsys::gnn {
 
 struct EpochPlan {
   bool stale = false;
@@ -44,7 +38,10 @@ struct Switch {
 
 class StalenessAdaptor {
  public:
-  explicit StalenessAdaptor(const StalenessConfig& c);
+  // fwd_bits/bwd_bits: the configured widths (where epochs start, and the floor when relaxing).
+  // exchanging: workers exchange halos (more than one); without it every epoch is fresh, the
+  // adaptive rule is off and the widths stay as configured. pipeline: gnn.pipeline.
+  StalenessAdaptor(const StalenessOptions& o, int fwd_bits, int bwd_bits, bool pipeline, bool exchanging);
   EpochPlan plan(int epoch);
   // Loss of the epoch just finished (global); may switch bits for the following epochs.
   void observe(int epoch, double loss);
@@ -62,8 +59,10 @@ class StalenessAdaptor {
   void restore(const State& s);
 
  private:
-  static int step(int bits, int dir, int floor);
-  StalenessConfig c_;
+  int step(int bits, int dir, int floor) const;
+  StalenessOptions o_;
+  bool pipeline_, adaptive_;
+  int fwd_floor_, bwd_floor_;
   int fwd_, bwd_, last_fresh_ = -1;
   bool force_fresh_ = true;
   double ema_ = 0;
@@ -72,6 +71,7 @@ class StalenessAdaptor {
   int since_switch_ = 0;
   std::vector<Switch> switches_;
   bool verbose_ = true;
+  std::vector<int> ladder_;  // the bit widths on offer, ascending
 };
 
 }  // namespace mlsys::gnn

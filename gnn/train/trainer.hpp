@@ -10,20 +10,10 @@
 #include "core/tensor/device_options.hpp"
 #include "gnn/graph/graph.hpp"
 #include "gnn/options.hpp"
-#include "gnn/train/epoch_stats.hpp"
+#include "gnn/train/epoch_record.hpp"
 #include "gnn/train/staleness.hpp"
 
 namespace mlsys::gnn {
-
-struct EpochRecord {
-  int epoch = 0;
-  double loss = 0;
-  double train_acc = -1, val_acc = -1, test_acc = -1;  // -1: not evaluated this epoch
-  double epoch_s = 0;      // measured wall time of the training step (slowest worker)
-  EpochStats mean;         // per-worker mean of the time split; bytes summed over workers
-  int fwd_bits = 32, bwd_bits = 32;
-  bool stale = false;
-};
 
 struct TrainResult {
   std::vector<EpochRecord> epochs;

@@ -10,22 +10,9 @@
 
 #include "core/registry/registry.hpp"
 #include "sched/api/cluster_view.hpp"
+#include "sched/api/policy_params.hpp"
 
 namespace mlsys::sched {
-
-// Tunables of the policies that have any (one struct so the config binds them in one place).
-struct PolicyParams {
-  // FIFO+EASY backfilling: how many queued jobs behind the head are examined per round.
-  int backfill_depth = 256;
-  // Tiresias 2D-LAS: attained-service thresholds (GPU-seconds) between priority queues, the
-  // round length, and the starvation guard (a job waiting longer than factor x its last run time,
-  // and at least one round, is promoted to the top queue; 0 disables).
-  std::vector<double> las_thresholds = {3600, 36000};
-  double las_round_s = 60;
-  double las_starvation_factor = 10;
-  // Gandiva-style migration: at most this many migrations per scheduling round.
-  int max_migrations_per_round = 4;
-};
 
 class Policy {
  public:

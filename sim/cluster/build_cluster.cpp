@@ -1,11 +1,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <sstream>
 
+#include "core/util/csv.hpp"
 #include "core/util/error.hpp"
-#include "core/util/fs.hpp"
 #include "core/util/strings.hpp"
+#include "sched/workload/traces/fields.hpp"
+#include "sched/workload/traces/openb_nodes.hpp"
 #include "sim/cluster/cluster_options.hpp"
 
 namespace mlsys::sim {
@@ -36,35 +37,13 @@ void add_nodes(ClusterSpec& s, const ClusterOptions& o, int count, int gpus, int
   }
 }
 
-std::vector<std::vector<std::string>> read_csv_rows(const std::string& path) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(read_file(path));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (trim(line).empty()) continue;
-    rows.push_back(split(line, ','));
-  }
-  if (rows.empty()) throw InputError(path + ": empty file");
-  return rows;
-}
-
-int col(const std::vector<std::string>& header, const std::string& name, const std::string& path) {
-  for (size_t i = 0; i < header.size(); ++i)
-    if (trim(header[i]) == name) return static_cast<int>(i);
-  throw InputError(path + ":1: missing column '" + name + "'");
-}
-
-int64_t num(const std::vector<std::vector<std::string>>& rows, size_t r, int c, const std::string& path) {
-  const auto& row = rows[r];
-  if (c >= static_cast<int>(row.size())) throw InputError(path + ":" + std::to_string(r + 1) + ": missing field " + std::to_string(c + 1));
-  try {
-    size_t used = 0;
-    double v = std::stod(row[c], &used);
-    return static_cast<int64_t>(v);
-  } catch (...) {
-    throw InputError(path + ":" + std::to_string(r + 1) + ":" + std::to_string(c + 1) + ": '" + row[c] + "' is not a number");
-  }
+// A whole-number field of the current row (cluster files hold counts and sizes).
+int64_t num(const CsvReader& in, int c) {
+  std::string_view v = in.field(static_cast<size_t>(c));
+  if (c >= static_cast<int>(in.fields().size())) throw InputError(in.where() + ": missing field " + std::to_string(c + 1));
+  auto d = workload::parse_double(v);
+  if (!d) throw InputError(in.where(c + 1) + ": '" + std::string(v) + "' is not a number");
+  return static_cast<int64_t>(*d);
 }
 
 std::string need_path(const ClusterOptions& o) {
@@ -83,14 +62,15 @@ ClusterSpec build_cluster(const ClusterOptions& o, const std::vector<std::string
   } else if (o.kind == "philly") {
     // Helios' Philly setup: each VC on its own nodes (VC node counts file), 8 GPUs per node.
     const std::string path = need_path(o);
-    auto rows = read_csv_rows(path);
-    int c_vc = col(rows[0], "vc", path), c_n = col(rows[0], "node num", path);
+    CsvReader in(path);
+    in.read_header();
+    const int c_vc = in.require("vc"), c_n = in.require("node num");
     std::map<std::string, int> count;
     std::vector<std::string> order;
-    for (size_t r = 1; r < rows.size(); ++r) {
-      if (c_vc >= static_cast<int>(rows[r].size())) throw InputError(path + ":" + std::to_string(r + 1) + ": missing vc");
-      std::string vc(trim(rows[r][c_vc]));
-      count[vc] = static_cast<int>(num(rows, r, c_n, path));
+    while (in.next()) {
+      if (c_vc >= static_cast<int>(in.fields().size())) throw InputError(in.where() + ": missing vc");
+      std::string vc(trim(in.field(c_vc)));
+      count[vc] = static_cast<int>(num(in, c_n));
       order.push_back(vc);
     }
     std::vector<std::string> vcs = trace_vcs.empty() ? order : trace_vcs;
@@ -107,36 +87,34 @@ ClusterSpec build_cluster(const ClusterOptions& o, const std::vector<std::string
   } else if (o.kind == "openb") {
     // Alibaba openb node list: sn,cpu_milli,memory_mib,gpu,model.
     const std::string path = need_path(o);
-    auto rows = read_csv_rows(path);
-    const auto& h = rows[0];
-    int c_sn = col(h, "sn", path), c_cpu = col(h, "cpu_milli", path), c_mem = col(h, "memory_mib", path),
-        c_gpu = col(h, "gpu", path), c_model = col(h, "model", path);
+    const auto list = workload::read_openb_nodes(path);
     int copies = scaled(1, o.scale);
     for (int k = 0; k < copies; ++k)
-      for (size_t r = 1; r < rows.size(); ++r) {
+      for (const auto& e : list) {
         sched::NodeSpec n;
         int idx = static_cast<int>(s.nodes.size());
-        n.name = std::string(trim(rows[r][c_sn])) + (k ? "#" + std::to_string(k) : "");
+        n.name = e.name + (k ? "#" + std::to_string(k) : "");
         n.rack = idx / std::max(1, o.nodes_per_rack);
         n.spine = n.rack / std::max(1, o.racks_per_spine);
-        n.cpu_milli = num(rows, r, c_cpu, path);
-        n.memory_mib = num(rows, r, c_mem, path);
-        n.gpus = static_cast<int>(num(rows, r, c_gpu, path));
-        std::string model = c_model < static_cast<int>(rows[r].size()) ? std::string(trim(rows[r][c_model])) : "";
-        n.gpu_type = type_index(s, model.empty() ? "none" : model);
+        n.cpu_milli = e.cpu_milli;
+        n.memory_mib = e.memory_mib;
+        n.gpus = e.gpus;
+        n.gpu_type = type_index(s, e.gpu_model.empty() ? "none" : e.gpu_model);
         s.nodes.push_back(n);
       }
   } else if (o.kind == "tiresias") {
     // Tiresias cluster spec: num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node.
     const std::string path = need_path(o);
-    auto rows = read_csv_rows(path);
-    if (rows.size() < 2) throw InputError(path + ": expected a header and one row");
-    const auto& h = rows[0];
-    int sw = static_cast<int>(num(rows, 1, col(h, "num_switch", path), path));
-    int per = static_cast<int>(num(rows, 1, col(h, "num_node_p_switch", path), path));
-    int gpus = static_cast<int>(num(rows, 1, col(h, "num_gpu_p_node", path), path));
-    int64_t cpus = num(rows, 1, col(h, "num_cpu_p_node", path), path);
-    int64_t mem = num(rows, 1, col(h, "mem_p_node", path), path);
+    CsvReader in(path);
+    in.read_header();
+    const int c_sw = in.require("num_switch"), c_per = in.require("num_node_p_switch"), c_gpus = in.require("num_gpu_p_node"),
+              c_cpus = in.require("num_cpu_p_node"), c_mem = in.require("mem_p_node");
+    if (!in.next()) throw InputError(path + ": expected a header and one row");
+    int sw = static_cast<int>(num(in, c_sw));
+    int per = static_cast<int>(num(in, c_per));
+    int gpus = static_cast<int>(num(in, c_gpus));
+    int64_t cpus = num(in, c_cpus);
+    int64_t mem = num(in, c_mem);
     int type = type_index(s, o.gpu_type);
     sw = scaled(sw, o.scale);
     for (int k = 0; k < sw; ++k)

@@ -1,5 +1,5 @@
 #pragma once
-// How the simulated cluster is built (part of the `sim:` config section, keys `cluster.*`).
+// How the simulated cluster is built (keys `cluster.*` of the `sim:` config section).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +27,9 @@ struct ClusterOptions {
   int default_vc_nodes = 1;       // philly: nodes for trace VCs missing from the file
   double scale = 1;               // multiplies node counts (sweeps over cluster size)
 };
+
+// kind, path, topology, nodes, ... (nested as cluster.*).
+const config::Section<ClusterOptions>& cluster_section();
 
 // Builds the cluster. `trace_vcs` are the VCs the trace uses (in first-seen order): hard
 // partitions need each of them; shared pools add the missing ones without quota.

@@ -420,11 +420,11 @@ class Engine final : public sched::SchedulerContext {
     rec.wasted_gpu_s += at.gpu_s;
     const auto& f = jobs_[j].failure;
     if (o_.max_retries <= 0) return finish(j, JobOutcome::Failed);
-    if (f.action == RetryAction::DoNotRetry) return finish(j, JobOutcome::NotRetried);
+    if (f.action == workload::FailureAction::DoNotRetry) return finish(j, JobOutcome::NotRetried);
     if (rec.retries >= o_.max_retries) return finish(j, JobOutcome::RetriesExhausted);
     ++rec.retries;
-    if (f.action == RetryAction::ExcludeNode) exclude_nodes_of_attempt(j);
-    if (f.action == RetryAction::MoreMemory) at.more_memory = 1;
+    if (f.action == workload::FailureAction::ResubmitExcludeNode) exclude_nodes_of_attempt(j);
+    if (f.action == workload::FailureAction::ResubmitMoreMemory) at.more_memory = 1;
     alloc_[j].clear();
     executed_[j] = 0;
     next_penalty_[j] = 0;

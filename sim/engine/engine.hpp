@@ -18,9 +18,10 @@
 #include <vector>
 
 #include "sched/api/cluster_state.hpp"
-#include "sched/api/penalty.hpp"
 #include "sched/api/placer.hpp"
 #include "sched/api/policy.hpp"
+#include "sched/workload/failure_action.hpp"
+#include "sim/engine/engine_options.hpp"
 
 namespace mlsys::sim {
 
@@ -28,43 +29,16 @@ namespace mlsys::sim {
 // the cause is transient, when it avoids the node the failed attempt ran on first (Node), or when
 // it gets more memory (Memory); a Persistent failure (a bug, a bad config) recurs on every attempt.
 enum class FailureCause : uint8_t { Transient, Node, Memory, Persistent };
-// What the scheduler does after a failed attempt (SchedMate's failure_action column).
-enum class RetryAction : uint8_t { Resubmit, ExcludeNode, MoreMemory, DoNotRetry };
 // How a job ended.
 enum class JobOutcome : uint8_t { Completed, Recovered, Failed, NotRetried, RetriesExhausted };
 const char* to_string(FailureCause c);
-const char* to_string(RetryAction a);
 const char* to_string(JobOutcome o);
 
 struct JobFailure {
   bool fails = false;               // the first attempt fails after `duration` (trace: failed)
   FailureCause cause = FailureCause::Transient;
-  RetryAction action = RetryAction::Resubmit;
+  workload::FailureAction action = workload::FailureAction::None;  // after a failed attempt (None: resubmit)
   double retry_duration = -1;       // run time of a retry that succeeds (< 0: the job's duration)
-};
-
-struct EngineOptions {
-  std::string policy = "fifo";
-  std::string placer = "consolidate";
-  sched::PolicyParams policy_params;
-  uint64_t seed = 1;
-  sched::PenaltyModel preemption;  // paid when a preempted job restarts
-  sched::PenaltyModel migration;   // paid by a migrated job
-  double sample_interval = 3600;   // time-series step in seconds; 0 = none
-  double sample_origin = 0;        // samples fall at origin + k x interval (shared by partitions)
-  bool has_sample_origin = false;  // false: the first submit time
-  // Slowdown model: a job spread over more nodes/racks than it needs runs slower.
-  bool slowdown = false;
-  double slowdown_per_extra_node = 0.1;
-  double slowdown_per_extra_rack = 0.25;
-  // Congestion (with slowdown): factor per other multi-node job on the busiest rack a multi-node
-  // job spans; 0 = off.
-  double congestion_per_job = 0;
-  // Retries of failed attempts (0 = a failed job ends at its trace time) and resubmission delay.
-  int max_retries = 0;
-  double retry_delay = 0;
-  bool borrowing = false;          // VCs may exceed quota (else the engine rejects such starts)
-  bool fgd_samples = false;        // compute the FGD fragmentation score at each sample
 };
 
 struct EngineJob {

@@ -7,23 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "sched/workload/job.hpp"
 #include "sim/engine/engine.hpp"
-#include "sim/model/job.hpp"
+#include "sim/engine/retry_options.hpp"
 
 namespace mlsys::sim {
 
-struct RetryOptions {
-  std::string policy = "none";             // none | all | hints
-  int max_retries = 3;                     // retries per job (policy all/hints)
-  double delay_s = 0;                      // resubmission delay after a failed attempt
-  bool killed = false;                     // killed jobs fail (and may be retried) like failed ones
-  std::string causes_file;                 // CSV job_id,cause[,duration_s]
-  std::string default_cause = "transient"; // cause of failed jobs missing from causes_file
-  double success_factor = 1;               // successful retry: factor x trace duration (no duration_s)
-};
-
 FailureCause parse_failure_cause(const std::string& name);  // throws ConfigError listing the names
-RetryAction parse_retry_action(const std::string& action);  // SchedMate's names; "" = resubmit
 std::vector<std::string> failure_cause_names();
 
 // What failures cost in one run (from the per-job records).
@@ -39,7 +29,7 @@ struct FailureMetrics {
 FailureMetrics failure_metrics(const std::vector<JobRecord>& jobs);
 
 // Fills every job's EngineJob::failure and the engine's retry options. `all` is parallel to `jobs`.
-void apply_failure_model(const std::vector<JobSpec>& jobs, const RetryOptions& o, const std::string& hints_file,
+void apply_failure_model(const std::vector<workload::JobSpec>& jobs, const RetryOptions& o, const std::string& hints_file,
                          std::vector<EngineJob>& all, EngineOptions& eopt);
 
 }  // namespace mlsys::sim

@@ -6,7 +6,7 @@ namespace {
 
 class Oracle final : public Estimator {
  public:
-  Estimates estimate(const std::vector<JobSpec>& jobs, const EstimatorOptions&) override {
+  Estimates estimate(const std::vector<workload::JobSpec>& jobs, const EstimatorOptions&) override {
     Estimates e;
     e.value.reserve(jobs.size());
     for (const auto& j : jobs) e.value.push_back(j.duration);

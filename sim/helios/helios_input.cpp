@@ -3,55 +3,36 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/util/csv.hpp"
 #include "core/util/error.hpp"
-#include "sim/traces/fields.hpp"
-#include "sim/traces/line_reader.hpp"
+#include "sched/workload/traces/fields.hpp"
 
 namespace mlsys::sim::helios {
 namespace {
 
+// The Helios inputs through the project's CSV reader; any bad field stops the run with file:line:col.
 struct Csv {
-  LineReader in;
-  std::vector<std::string_view> f;
-  std::string scratch;
-  std::vector<std::string> header;
-  explicit Csv(const std::string& path) : in(path) {
-    std::string_view line;
-    if (!in.next(line)) throw InputError(path + ": empty file (expected a CSV header)");
-    split_csv(line, f, scratch);
-    for (auto v : f) header.emplace_back(v);
-  }
-  int column(const std::string& name, bool required = true) const {
-    auto it = std::find(header.begin(), header.end(), name);
-    if (it == header.end()) {
-      if (!required) return -1;
-      throw InputError(in.path() + ":1: missing column '" + name + "'");
-    }
-    return static_cast<int>(it - header.begin());
-  }
+  CsvReader in;
+  explicit Csv(const std::string& path) : in(path) { in.read_header(); }
+  int column(const std::string& name, bool required = true) const { return required ? in.require(name) : in.column(name); }
   bool next() {
-    std::string_view line;
-    while (in.next(line)) {
-      if (line.empty()) continue;
-      if (!split_csv(line, f, scratch)) fail(0, "unclosed quote");
-      return true;
-    }
-    return false;
+    if (!in.next()) return false;
+    if (!in.complete()) fail(0, "unclosed quote");
+    return true;
   }
   std::string text(int col) {
-    if (col >= static_cast<int>(f.size())) fail(col, "missing field");
-    return std::string(f[col]);
+    if (col >= static_cast<int>(in.fields().size())) fail(col, "missing field");
+    return std::string(in.field(static_cast<size_t>(col)));
   }
   int64_t integer(int col) {
-    auto v = parse_int(text(col));
+    auto v = workload::parse_int(text(col));
     if (!v) fail(col, "not a whole number");
     return *v;
   }
   [[noreturn]] void fail(int col, const std::string& why) {
-    std::string name = col < static_cast<int>(header.size()) ? header[col] : "?";
-    std::string value = col < static_cast<int>(f.size()) ? std::string(f[col]) : "";
-    throw InputError(in.path() + ":" + std::to_string(in.line_number()) + ":" + std::to_string(col + 1) +
-                     ": field '" + name + "' = '" + value + "': " + why);
+    std::string name = col < static_cast<int>(in.names().size()) ? in.names()[col] : "?";
+    throw InputError(in.where(col + 1) + ": field '" + name + "' = '" + std::string(in.field(static_cast<size_t>(col))) +
+                     "': " + why);
   }
 };
 
@@ -72,15 +53,15 @@ std::vector<Job> load_cluster_log(const std::string& path, const std::string& or
     j.state = c_state >= 0 ? csv.text(c_state) : "Pass";
     j.gpus = static_cast<int>(csv.integer(c_gpu));
     std::string s = csv.text(c_submit);
-    if (auto v = parse_int(s)) {
+    if (auto v = workload::parse_int(s)) {
       j.submit = *v;
-    } else if (auto d = parse_datetime(s)) {
+    } else if (auto d = workload::parse_datetime(s)) {
       j.submit = *d;
       datetime = true;
     } else {
       csv.fail(c_submit, "not a time (whole seconds or YYYY-MM-DD HH:MM:SS)");
     }
-    auto d = parse_double(csv.text(c_dur));
+    auto d = workload::parse_double(csv.text(c_dur));
     if (!d) csv.fail(c_dur, "not a number");
     if (*d != static_cast<double>(static_cast<int64_t>(*d)) || *d < 1)
       csv.fail(c_dur, "the Helios simulator needs whole durations >= 1 s (it would loop forever)");
@@ -90,7 +71,7 @@ std::vector<Job> load_cluster_log(const std::string& path, const std::string& or
   if (jobs.empty()) return jobs;
   int64_t base = 0;
   if (!origin.empty()) {
-    auto o = parse_datetime(origin);
+    auto o = workload::parse_datetime(origin);
     if (!o) throw ConfigError("helios origin '" + origin + "' is not YYYY-MM-DD HH:MM:SS");
     base = *o;
   } else if (datetime) {

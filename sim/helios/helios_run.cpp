@@ -1,9 +1,8 @@
 #include "sim/helios/helios_run.hpp"
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <thread>
+#include <exception>
 
 #include <fmt/format.h>
 
@@ -11,6 +10,7 @@
 #include "core/runtime/table.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
+#include "core/util/thread_pool.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/run/sim_options.hpp"
 
@@ -18,6 +18,8 @@ namespace mlsys::sim {
 namespace helios {
 namespace {
 
+// One task per policy x VC on up to `threads` threads (core parallel_for), results in that order.
+// Every task runs; the first failure (in task order) is reported as an input error.
 template <class F>
 std::vector<VcResult> parallel(const std::map<std::string, VcNodes>& vcs, const std::vector<std::string>& policies,
                                int threads, F&& one) {
@@ -25,23 +27,18 @@ std::vector<VcResult> parallel(const std::map<std::string, VcNodes>& vcs, const 
   for (const auto& p : policies)
     for (const auto& [vc, cfg] : vcs) tasks.emplace_back(p, vc);
   std::vector<VcResult> out(tasks.size());
-  std::vector<std::string> errors(tasks.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < tasks.size(); i = next++) {
-      try {
-        out[i] = one(tasks[i].first, tasks[i].second);
-      } catch (const std::exception& e) {
-        errors[i] = e.what();
-      }
+  ParallelOptions po;
+  po.threads = threads;
+  po.collect_errors = true;
+  auto errors = parallel_for(tasks.size(), po, [&](size_t i) { out[i] = one(tasks[i].first, tasks[i].second); });
+  for (const auto& e : errors) {
+    if (!e) continue;
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+      throw InputError(x.what());
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::min<int>(threads, static_cast<int>(tasks.size())); ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  for (const auto& e : errors)
-    if (!e.empty()) throw InputError(e);
+  }
   return out;
 }
 

@@ -8,10 +8,10 @@
 
 #include "core/runtime/run_context.hpp"
 #include "core/util/error.hpp"
+#include "core/util/svg_chart.hpp"
 #include "sched/api/placer.hpp"
 #include "sched/placement/fragmentation.hpp"
 #include "sim/cluster/cluster_options.hpp"
-#include "sim/plot/svg.hpp"
 #include "sim/run/simulation.hpp"
 
 namespace mlsys::sim {
@@ -114,10 +114,10 @@ constexpr double kPlotFromPct = 70;  // unallocated.svg starts here (below, unal
 
 }  // namespace
 
-FillCurve fill_replay(const std::vector<JobSpec>& jobs, const SimOptions& o, const FillOptions& f, const std::string& placer,
+FillCurve fill_replay(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const FillOptions& f, const std::string& placer,
                       uint64_t seed) {
   if (jobs.empty()) throw ConfigError("simulate fill: the trace has no jobs");
-  ClusterSpec spec = build_cluster(o.cluster(), {});
+  ClusterSpec spec = build_cluster(o.cluster, {});
   std::vector<EngineJob> pods(jobs.size());
   int64_t gpu_demand = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -179,9 +179,9 @@ Table fill_report(const std::vector<FillCurve>& curves, const FillOptions& f) {
 }
 
 std::string fill_svg(const std::vector<FillCurve>& curves, const std::string& what) {
-  std::vector<Series> series;
+  std::vector<ChartSeries> series;
   for (const auto& c : curves) {
-    Series s;
+    ChartSeries s;
     s.name = c.placer;
     for (const auto& p : c.points) {
       if (what != "frag" && p.arrived_pct < kPlotFromPct) continue;  // the interesting part: near full

@@ -13,7 +13,7 @@
 
 #include "core/config/schema.hpp"
 #include "core/runtime/table.hpp"
-#include "sim/model/job.hpp"
+#include "sched/workload/job.hpp"
 #include "sim/run/sim_options.hpp"
 
 namespace mlsys::sim {
@@ -47,7 +47,7 @@ struct FillCurve {
 };
 
 // One placer's curve (averaged over f.repeats runs). The cluster comes from o.cluster().
-FillCurve fill_replay(const std::vector<JobSpec>& jobs, const SimOptions& o, const FillOptions& f,
+FillCurve fill_replay(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const FillOptions& f,
                       const std::string& placer, uint64_t seed);
 
 Table fill_table(const std::vector<FillCurve>& curves);                         // fill.csv: every point

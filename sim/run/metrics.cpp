@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "core/util/stats.hpp"
-#include "sim/plot/svg.hpp"
+#include "core/util/svg_chart.hpp"
 #include "sim/run/simulation.hpp"
 
 namespace mlsys::sim {
@@ -129,7 +129,7 @@ Json metrics_json(const Metrics& m, const SimulationResult& r) {
   return j;
 }
 
-Table jobs_table(const std::vector<JobSpec>& jobs, const SimulationResult& r) {
+Table jobs_table(const std::vector<workload::JobSpec>& jobs, const SimulationResult& r) {
   Table t({"id", "vc", "gpus", "gpu_milli", "submit_s", "duration_s", "estimate_s", "start_s", "end_s", "jct_s",
            "queue_s", "preemptions", "migrations", "nodes", "racks", "slowdown", "outcome", "retries", "wasted_gpu_s"});
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -183,9 +183,9 @@ Table summary_table(const std::vector<SimulationResult>& runs) {
 }
 
 std::string jct_cdf_svg(const std::vector<SimulationResult>& runs) {
-  std::vector<Series> series;
+  std::vector<ChartSeries> series;
   for (const auto& r : runs) {
-    Series s;
+    ChartSeries s;
     s.name = r.cfg.label();
     std::vector<double> v;
     for (size_t i = 0; i < r.jobs.size(); ++i) v.push_back(std::max(1.0, jct_of(r, i)));
@@ -207,9 +207,9 @@ std::string jct_cdf_svg(const std::vector<SimulationResult>& runs) {
 }
 
 std::string timeseries_svg(const std::vector<SimulationResult>& runs, const std::string& what) {
-  std::vector<Series> series;
+  std::vector<ChartSeries> series;
   for (const auto& r : runs) {
-    Series s;
+    ChartSeries s;
     s.name = r.cfg.label();
     for (const auto& x : r.samples) {
       s.x.push_back(x.time / 3600.0);

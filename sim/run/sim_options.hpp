@@ -7,7 +7,8 @@
 
 #include "core/config/schema.hpp"
 #include "sim/cluster/cluster_options.hpp"
-#include "sim/engine/failures.hpp"
+#include "sim/engine/engine_options.hpp"
+#include "sim/engine/retry_options.hpp"
 
 namespace mlsys::sim {
 
@@ -19,37 +20,13 @@ struct SimOptions {
   std::string hints_file;
   double default_estimate_s = 3600;
   double load_factor = 1;  // arrival times divided by this (2 = twice the load)
-  // Cluster (keys cluster.*; see ClusterOptions).
-  std::string cluster_kind = "uniform", cluster_path, cluster_gpu_type = "v100", cluster_partition = "auto";
-  config::YamlValue cluster_topology;
-  int cluster_nodes = 16, cluster_gpus_per_node = 8, cluster_nodes_per_rack = 8, cluster_racks_per_spine = 8;
-  int64_t cluster_cpu_milli = 0, cluster_memory_mib = 0;
-  bool cluster_borrowing = false;
-  std::vector<std::string> cluster_vcs;
-  std::vector<int> cluster_vc_quotas;
-  int cluster_default_vc_nodes = 1;
-  double cluster_scale = 1;
-  ClusterOptions cluster() const;
-  // Costs.
-  double preempt_1gpu_s = 7, preempt_8gpu_s = 30, preempt_large_s = 60;
-  double migrate_1gpu_s = 7, migrate_8gpu_s = 30, migrate_large_s = 60;
-  bool slowdown = false;
-  double slowdown_per_extra_node = 0.1, slowdown_per_extra_rack = 0.25;
-  double congestion_per_job = 0;
-  // Failed jobs and retries (keys retry.*; see RetryOptions in sim/engine/failures.hpp).
-  std::string retry_policy = "none", retry_causes_file, retry_default_cause = "transient";
-  int retry_max_retries = 3;
-  double retry_delay_s = 0, retry_success_factor = 1;
-  bool retry_killed = false;
-  RetryOptions retry() const;
-  // Policy tunables.
-  int backfill_depth = 256;
-  std::vector<double> las_thresholds = {3600, 36000};
-  double las_round_s = 60;
-  double las_starvation_factor = 10;
-  int max_migrations_per_round = 4;
+  // Declared once beside the code that reads them, nested here (keys unchanged): cluster.*
+  // (ClusterOptions), preempt_*/migrate_*/slowdown*/congestion_per_job, the policy tunables and
+  // sample_interval_s (EngineOptions; policy, placer and seed are set per run), retry.* (RetryOptions).
+  ClusterOptions cluster;
+  EngineOptions engine;
+  RetryOptions retry;
   // Outputs.
-  double sample_interval_s = 3600;
   bool per_job_csv = true;
   bool plots = true;
   // Compare sweep (empty list = the single value above).

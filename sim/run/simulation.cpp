@@ -16,7 +16,7 @@ std::string shortest(double v) { return format_number(v); }
 
 }  // namespace
 
-sched::JobInfo demand_of(const JobSpec& j, const ClusterSpec& spec) {
+sched::JobInfo demand_of(const workload::JobSpec& j, const ClusterSpec& spec) {
   sched::JobInfo info;
   info.num_gpus = j.num_gpus;
   info.gpu_milli = j.num_gpus > 0 ? std::clamp(j.gpu_milli, 1, 1000) : 1000;
@@ -55,10 +55,10 @@ std::string RunConfig::label() const {
 }
 
 RunConfig base_config(const SimOptions& o) {
-  return RunConfig{o.policy, o.placer, o.estimator, o.load_factor, o.cluster_scale, o.retry_policy};
+  return RunConfig{o.policy, o.placer, o.estimator, o.load_factor, o.cluster.scale, o.retry.policy};
 }
 
-SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed) {
+SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed) {
   SimulationResult r;
   r.cfg = rc;
   const size_t n = jobs.size();
@@ -69,7 +69,7 @@ SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o,
       vc_of[j.vc] = static_cast<int>(r.vc_names.size());
       r.vc_names.push_back(j.vc);
     }
-  ClusterOptions co = o.cluster();
+  ClusterOptions co = o.cluster;
   co.scale = rc.cluster_scale;
   ClusterSpec spec = build_cluster(co, r.vc_names);
   r.cluster = spec.describe();
@@ -107,23 +107,11 @@ SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o,
   }
   std::vector<sched::DemandClass> workload = demand_mix(all);
 
-  EngineOptions eopt;
+  EngineOptions eopt = o.engine;  // the tunables of sim.*
   eopt.policy = rc.policy;
   eopt.placer = rc.placer;
   eopt.seed = seed;
-  eopt.policy_params.backfill_depth = o.backfill_depth;
-  eopt.policy_params.las_thresholds = o.las_thresholds;
-  eopt.policy_params.las_round_s = o.las_round_s;
-  eopt.policy_params.las_starvation_factor = o.las_starvation_factor;
-  eopt.policy_params.max_migrations_per_round = o.max_migrations_per_round;
-  eopt.preemption = sched::PenaltyModel{o.preempt_1gpu_s, o.preempt_8gpu_s, o.preempt_large_s};
-  eopt.migration = sched::PenaltyModel{o.migrate_1gpu_s, o.migrate_8gpu_s, o.migrate_large_s};
-  eopt.sample_interval = o.sample_interval_s;
-  eopt.slowdown = o.slowdown;
-  eopt.slowdown_per_extra_node = o.slowdown_per_extra_node;
-  eopt.slowdown_per_extra_rack = o.slowdown_per_extra_rack;
-  eopt.congestion_per_job = o.congestion_per_job;
-  RetryOptions retry = o.retry();  // failed jobs and retries (sim.retry.*)
+  RetryOptions retry = o.retry;  // failed jobs and retries (sim.retry.*)
   retry.policy = rc.retry_policy;
   apply_failure_model(jobs, retry, o.hints_file, all, eopt);
   eopt.borrowing = spec.borrowing;

@@ -8,10 +8,10 @@
 
 #include "core/runtime/table.hpp"
 #include "core/util/json.hpp"
+#include "sched/workload/job.hpp"
 #include "sim/cluster/cluster_spec.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/engine/failures.hpp"
-#include "sim/model/job.hpp"
 #include "sim/run/sim_options.hpp"
 
 namespace mlsys::sim {
@@ -44,11 +44,11 @@ struct SimulationResult {
 RunConfig base_config(const SimOptions& o);
 // A job's demand as the placers see it: GPUs, share per GPU (clamped to 1..1000), CPU, memory and
 // the index of its GPU model in `spec` (-1 = any, also for a model the cluster does not have).
-sched::JobInfo demand_of(const JobSpec& j, const ClusterSpec& spec);
+sched::JobInfo demand_of(const workload::JobSpec& j, const ClusterSpec& spec);
 // The trace's demand mix for fragmentation-aware placement: classes of (GPUs, share per GPU, CPU,
 // GPU type) weighted by their job counts, the `max_classes` most frequent (FGD's typical pods).
 std::vector<sched::DemandClass> demand_mix(const std::vector<EngineJob>& jobs, size_t max_classes = 32);
-SimulationResult simulate(const std::vector<JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed);
+SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed);
 
 // ---- metrics ----
 struct Dist {
@@ -69,7 +69,7 @@ struct Metrics {
 Metrics compute_metrics(const SimulationResult& r);
 Json metrics_json(const Metrics& m, const SimulationResult& r);
 
-Table jobs_table(const std::vector<JobSpec>& jobs, const SimulationResult& r);
+Table jobs_table(const std::vector<workload::JobSpec>& jobs, const SimulationResult& r);
 Table timeseries_table(const SimulationResult& r);
 Table by_vc_table(const SimulationResult& r);
 Table summary_table(const std::vector<SimulationResult>& runs);  // one row per configuration

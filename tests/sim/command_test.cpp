@@ -2,6 +2,8 @@
 // thread counts in compare mode), the hints estimator's fallback count, and clear config errors.
 #include <doctest/doctest.h>
 
+#include "sched/workload/hints.hpp"
+#include "sched/workload/traces/native_csv.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys::test;
@@ -74,6 +76,27 @@ TEST_CASE("simulate command: hints estimator counts jobs missing from the file")
                              (t / "bad").string()));
   CHECK(bad.exit_code == 1);
   CHECK(bad.err.find("bad.csv:2:4") != std::string::npos);
+}
+
+TEST_CASE("simulate command: job ids with commas and quotes match their hints") {
+  TempDir t("simhintsq");
+  std::vector<mlsys::workload::JobSpec> jobs(3);
+  std::vector<mlsys::workload::Hint> hints;
+  const char* ids[] = {"a,1", "b \"2\"", "c"};
+  for (int i = 0; i < 3; ++i) {
+    jobs[i].id = ids[i];
+    jobs[i].submit_time = i;
+    jobs[i].duration = 100;
+    jobs[i].num_gpus = 1;
+    hints.push_back({ids[i], 50.0 + i, 1, mlsys::workload::FailureAction::None});
+  }
+  mlsys::workload::write_native_csv((t / "trace.csv").string(), jobs);
+  mlsys::workload::hints_table(hints).write_csv((t / "hints.csv").string());
+  auto r = run_mlsys(quiet("simulate --set sim.policy=sjf --set sim.estimator=hints --set sim.hints_file=" +
+                           (t / "hints.csv").string() + " --set trace.path=" + (t / "trace.csv").string() +
+                           " --set run.out_dir=" + (t / "r").string()));
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(read_text(t / "r" / "summary.json").find("\"hint_fallbacks\": 0") != std::string::npos);
 }
 
 TEST_CASE("simulate command: unknown policy and bad topology are config errors") {

@@ -131,7 +131,7 @@ Request InprocCommunicator::do_iall_reduce(void* data, size_t count, DType dtype
       group->take(p, me, tag, bytes + b * es, (e - b) * es, "all_reduce (gather phase)", who_am_i, deadline);
     }
   };
-  return deferred(std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + to_string(dtype),
+  return deferred(std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + dtype_name(dtype),
                   tag, std::move(recvs), after);
 }
 

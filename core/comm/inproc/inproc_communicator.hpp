@@ -1,6 +1,6 @@
 #pragma once
 // The inproc backend: ranks are threads of one process sharing an InprocGroup. Made by
-// run_inproc (factory.hpp).
+// run_inproc (factory.hpp; registered in backends/inproc.cpp).
 #include <memory>
 
 #include "core/comm/communicator.hpp"

@@ -68,7 +68,7 @@ MPI_Datatype mpi_type(DType t) {
     case DType::bf16:
       break;
   }
-  throw CommError(std::string("mpi all_reduce does not support ") + to_string(t) + "; reduce in f32");
+  throw CommError(std::string("mpi all_reduce does not support ") + dtype_name(t) + "; reduce in f32");
 }
 
 MPI_Op mpi_op(ReduceOp op) {
@@ -177,7 +177,7 @@ class MpiCommunicator final : public Communicator {
   }
   Request do_iall_reduce(void* data, size_t count, DType dtype, ReduceOp op) override {
     auto st =
-        state(std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + to_string(dtype));
+        state(std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + dtype_name(dtype));
     st->reqs.resize(1);
     int rc = MPI_Iallreduce(MPI_IN_PLACE, data, to_int(count, "all_reduce"), mpi_type(dtype), mpi_op(op), comm_,
                             &st->reqs[0]);

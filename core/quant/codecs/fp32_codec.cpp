@@ -12,6 +12,8 @@ class Fp32Codec final : public Codec {
   explicit Fp32Codec(const CodecParams& p) : p_(p) {}
   std::string name() const override { return "fp32"; }
   int bits() const override { return 32; }
+  bool lossless() const override { return true; }
+  bool device() const override { return true; }
   Impl impl() const override { return p_.impl; }
   size_t wire_bytes(size_t rows, size_t cols) const override { return rows * cols * 4; }
   void encode(const float* x, size_t rows, size_t cols, uint64_t, uint8_t* out) const override {

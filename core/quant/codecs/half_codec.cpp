@@ -10,6 +10,7 @@ class HalfCodec final : public Codec {
   HalfCodec(const CodecParams& p, bool bf16) : p_(p), bf16_(bf16) {}
   std::string name() const override { return bf16_ ? "bf16" : "fp16"; }
   int bits() const override { return 16; }
+  bool device() const override { return true; }
   Impl impl() const override { return p_.impl; }
   size_t wire_bytes(size_t rows, size_t cols) const override { return rows * cols * 2; }
   void encode(const float* x, size_t rows, size_t cols, uint64_t, uint8_t* out) const override {

@@ -12,6 +12,7 @@ class SrCodec final : public Codec {
   std::string name() const override { return "sr" + std::to_string(bits_); }
   int bits() const override { return bits_; }
   bool stochastic() const override { return true; }
+  bool device() const override { return true; }
   Impl impl() const override { return p_.impl; }
   size_t wire_bytes(size_t rows, size_t cols) const override { return sr_wire_bytes(rows, cols, bits_, p_.meta); }
   void encode(const float* x, size_t rows, size_t cols, uint64_t seed, uint8_t* out) const override {

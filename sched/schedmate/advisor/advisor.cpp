@@ -4,6 +4,8 @@
 #include <numeric>
 #include <queue>
 
+#include "sched/workload/history_estimator.hpp"
+
 namespace mlsys::schedmate {
 
 namespace {
@@ -160,26 +162,20 @@ Prediction Advisor::predict(const AdvisedJob& job) const {
   return pr;
 }
 
-void HeliosStyleEstimator::add_history(const std::string& user, const std::string& name, double d) {
-  for (Mean* m : {&user_name_[user + "\n" + name], &name_[name], &user_[user], &all_}) {
-    m->sum += d;
-    ++m->n;
+std::vector<double> helios_baseline(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+  std::vector<workload::JobSpec> specs(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    specs[i].user = jobs[i].user;
+    specs[i].name = jobs[i].name;
+    specs[i].submit_time = jobs[i].submit_time;
+    specs[i].duration = jobs[i].duration;  // NaN (unknown) never enters the history
   }
-}
-
-double HeliosStyleEstimator::predict(const std::string& user, const std::string& name) const {
-  for (const auto* table : {&user_name_, &name_, &user_}) {
-    const std::string key = table == &user_name_ ? user + "\n" + name : table == &name_ ? name : user;
-    auto it = table->find(key);
-    if (it != table->end() && it->second.n > 0) return it->second.sum / it->second.n;
-  }
-  return all_.n > 0 ? all_.sum / all_.n : 3600.0;
+  return workload::helios_estimates(specs, opt.prior_duration_s).value;
 }
 
 OnlineResult predict_online(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
   OnlineResult r;
   Advisor advisor(opt);
-  HeliosStyleEstimator helios;
   using Finish = std::pair<double, size_t>;  // earliest finish, job index
   std::priority_queue<Finish, std::vector<Finish>, std::greater<>> running;
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -187,13 +183,12 @@ OnlineResult predict_online(const std::vector<AdvisedJob>& jobs, const AdvisorOp
     while (!running.empty() && running.top().first <= j.submit_time) {
       const AdvisedJob& h = jobs[running.top().second];
       advisor.add_history(h);
-      helios.add_history(h.user, h.name, h.duration);
       running.pop();
     }
     r.schedmate.push_back(advisor.predict(j));
-    r.helios.push_back(helios.predict(j.user, j.name));
     if (j.duration > 0) running.push({j.submit_time + j.duration, i});
   }
+  r.helios = helios_baseline(jobs, opt);
   return r;
 }
 

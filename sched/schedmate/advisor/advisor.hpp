@@ -66,28 +66,15 @@ class Advisor {
   size_t history_count_ = 0;
 };
 
-// Helios-style baseline (Hu et al., SC'21): the mean duration of the user's past jobs with the
-// same name, else the name's, else the user's, else everyone's.
-class HeliosStyleEstimator {
- public:
-  void add_history(const std::string& user, const std::string& name, double duration);
-  double predict(const std::string& user, const std::string& name) const;
-
- private:
-  struct Mean {
-    double sum = 0;
-    int n = 0;
-  };
-  std::map<std::string, Mean> user_name_, name_, user_;
-  Mean all_;
-};
-
 // Runs the online protocol over jobs in submit order: a job's history is every job whose
-// submit + duration (its earliest possible finish) is at or before its submit time.
+// submit + duration (its earliest possible finish) is at or before its submit time. The baseline
+// beside SchedMate is the simulator's Helios-style history estimator (sched/workload/
+// history_estimator.hpp) under the same protocol.
 struct OnlineResult {
   std::vector<Prediction> schedmate;
   std::vector<double> helios;  // per job, same order
 };
+std::vector<double> helios_baseline(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt);
 OnlineResult predict_online(const std::vector<AdvisedJob>& jobs_in_submit_order, const AdvisorOptions& opt);
 
 // The same, separately per virtual cluster (VCs are independent clusters with their own clocks);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "core/util/csv.hpp"
 #include "core/util/error.hpp"
-#include "core/util/fs.hpp"
 #include "sched/schedmate/tracker/template_miner.hpp"
 
 namespace mlsys::schedmate {
@@ -113,46 +113,36 @@ TrackerReport evaluate_tracker(const std::vector<LogCase>& cases, const TrackerO
   return r;
 }
 
+namespace {
+
+// loghub's EventId: "E" and digits.
+bool is_event_id(std::string_view f) {
+  return f.size() > 1 && f[0] == 'E' && std::all_of(f.begin() + 1, f.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
 MiningReport evaluate_mining(const std::string& path) {
-  std::string text = read_file(path);
-  auto lines = split_lines(text);
-  if (lines.empty()) throw InputError(path + ": empty");
-  // Header: LineId,...,Content,EventId,EventTemplate. Content may hold commas, so take the last two
-  // fields from the right and the content between the 7th comma and them.
-  std::vector<std::string> header = split(lines[0], ',');
-  auto col = std::find(header.begin(), header.end(), "Content");
-  if (col == header.end()) throw InputError(path + ":1: no Content column");
-  const size_t content_col = static_cast<size_t>(col - header.begin());
+  // Header: LineId,...,Content,EventId,EventTemplate. loghub leaves Content (and EventTemplate)
+  // unquoted even when they hold commas, so Content runs from its column up to the first later
+  // field that is an EventId followed by at least one more field.
+  CsvReader in(path);
+  in.read_header();
+  const size_t content_col = static_cast<size_t>(in.require("Content"));
   TemplateMiner miner;
   std::vector<int> pred;
   std::vector<std::string> truth;
   std::set<std::string> truth_groups;
-  for (size_t i = 1; i < lines.size(); ++i) {
-    const std::string& l = lines[i];
-    if (l.empty()) continue;
-    size_t p = 0;
-    for (size_t k = 0; k < content_col && p != std::string::npos; ++k) p = l.find(',', p) + 1;
-    size_t last = l.rfind(',');
-    size_t prev = last == std::string::npos ? std::string::npos : l.rfind(',', last - 1);
-    if (p == 0 || prev == std::string::npos || prev < p)
-      throw InputError(path + ":" + std::to_string(i + 1) + ": expected Content,EventId,EventTemplate");
-    // EventTemplate may contain commas too: find EventId as the field right after Content.
-    std::string rest = l.substr(p);
-    // Content never contains ",E<digits>," in loghub's HPC data; locate the EventId by that pattern.
-    size_t e = std::string::npos;
-    for (size_t q = rest.find(",E"); q != std::string::npos; q = rest.find(",E", q + 1)) {
-      size_t r2 = q + 2;
-      while (r2 < rest.size() && isdigit(static_cast<unsigned char>(rest[r2]))) ++r2;
-      if (r2 > q + 2 && r2 < rest.size() && rest[r2] == ',') {
-        e = q;
-        break;
-      }
-    }
-    if (e == std::string::npos) throw InputError(path + ":" + std::to_string(i + 1) + ": no EventId field");
-    std::string content = rest.substr(0, e);
-    if (content.size() >= 2 && content.front() == '"' && content.back() == '"') content = content.substr(1, content.size() - 2);
-    size_t idend = rest.find(',', e + 1);
-    std::string event = rest.substr(e + 1, idend - e - 1);
+  while (in.next()) {
+    const auto& f = in.fields();
+    if (!in.complete()) throw InputError(in.where() + ": unclosed quote");
+    if (f.size() < content_col + 3) throw InputError(in.where() + ": expected Content,EventId,EventTemplate");
+    size_t e = content_col + 1;
+    while (e + 1 < f.size() && !is_event_id(f[e])) ++e;
+    if (e + 1 >= f.size()) throw InputError(in.where() + ": no EventId field");
+    std::string content(f[content_col]);
+    for (size_t k = content_col + 1; k < e; ++k) content += "," + std::string(f[k]);
+    std::string event(f[e]);
     pred.push_back(miner.add(content));
     truth.push_back(event);
     truth_groups.insert(event);

@@ -22,17 +22,6 @@ const char* to_string(FailureCategory c) {
   return "unknown";
 }
 
-const char* to_string(FailureAction a) {
-  switch (a) {
-    case FailureAction::None: return "";
-    case FailureAction::Resubmit: return "resubmit";
-    case FailureAction::ResubmitExcludeNode: return "resubmit_exclude_node";
-    case FailureAction::ResubmitMoreMemory: return "resubmit_more_memory";
-    case FailureAction::DoNotRetry: return "do_not_retry";
-  }
-  return "";
-}
-
 const std::vector<FailureCategory>& all_categories() {
   static const std::vector<FailureCategory> all = {
       FailureCategory::None,     FailureCategory::NcclTimeout, FailureCategory::GpuHardware,

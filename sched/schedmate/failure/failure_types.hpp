@@ -1,8 +1,11 @@
 #pragma once
-// Failure categories and the actions SchedMate recommends for them. The action names are the
-// `failure_action` column of the hints CSV that `mlsys simulate --estimator hints` reads.
+// Failure categories and the actions SchedMate recommends for them. The actions are the workload
+// library's (sched/workload/failure_action.hpp): the `failure_action` column of the hints file
+// that `mlsys simulate` acts on (sim.retry.policy: hints).
 #include <string>
 #include <vector>
+
+#include "sched/workload/failure_action.hpp"
 
 namespace mlsys::schedmate {
 
@@ -20,10 +23,9 @@ enum class FailureCategory {
   Unknown,        // failed, but no rule explains it
 };
 
-enum class FailureAction { None, Resubmit, ResubmitExcludeNode, ResubmitMoreMemory, DoNotRetry };
+using workload::FailureAction;
 
 const char* to_string(FailureCategory c);
-const char* to_string(FailureAction a);
 // Parses "infra/nccl_timeout" etc.; throws ConfigError listing the valid names.
 FailureCategory parse_category(const std::string& name);
 const std::vector<FailureCategory>& all_categories();  // every category, None first

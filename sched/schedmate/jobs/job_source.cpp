@@ -5,7 +5,7 @@
 
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
-#include "sim/traces/read_trace.hpp"
+#include "sched/workload/traces/read_trace.hpp"
 
 namespace mlsys::schedmate {
 
@@ -84,13 +84,13 @@ std::vector<AdvisedJob> load_jobs(const JobSourceOptions& opt) {
   std::string fmt = opt.format;
   if (fmt == "auto" && std::filesystem::path(opt.path).extension() == ".jsonl") fmt = "jsonl";
   if (fmt == "jsonl") return parse_jobs_jsonl(read_file(opt.path), opt.path);
-  sim::TraceOptions t;
+  workload::TraceOptions t;
   t.path = opt.path;
   t.format = fmt;
   t.gpu_type = opt.gpu_type;
   t.throughputs = opt.throughputs;
   t.lenient = opt.lenient;
-  auto load = sim::read_trace(t);
+  auto load = workload::read_trace(t);
   std::vector<AdvisedJob> out;
   out.reserve(load.jobs.size());
   for (auto& j : load.jobs) {

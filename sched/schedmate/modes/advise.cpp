@@ -11,11 +11,11 @@ void run_advise(RunContext& ctx) {
   auto analyzer = make_analyzer(o);
   auto jobs = input_jobs(o, ctx.seed(), *analyzer);
   // Logs named <job_id>.log carry failure decisions into the hints.
-  std::map<std::string, std::string> actions;
+  std::map<std::string, FailureAction> actions;
   for (const auto& f : input_log_files(o)) {
     std::string id = std::filesystem::path(f).stem().string();
     Diagnosis d = analyzer->diagnose(read_log_lines(f, o.strip_comments), false, id);
-    actions[id] = to_string(d.action);
+    actions[id] = d.action;
   }
   auto out = advise_jobs(ctx, jobs, actions, o);
   ctx.summary()["jobs"] = static_cast<int64_t>(jobs.size());

@@ -8,6 +8,7 @@
 #include "sched/schedmate/generator/job_generator.hpp"
 #include "sched/schedmate/jobs/job_source.hpp"
 #include "sched/schedmate/modes/modes.hpp"
+#include "sched/workload/hints.hpp"
 
 namespace mlsys::schedmate {
 
@@ -97,17 +98,18 @@ std::string fixed3(double v) {
   return buf;
 }
 
-Table hints_table(const std::vector<Prediction>& preds, const std::map<std::string, std::string>& actions) {
-  Table t({"job_id", "predicted_duration_s", "uncertainty_s", "failure_action"});
+Table hints_table(const std::vector<Prediction>& preds, const std::map<std::string, FailureAction>& actions) {
+  std::vector<workload::Hint> hints;
+  hints.reserve(preds.size());
   for (const auto& p : preds) {
     auto it = actions.find(p.job_id);
-    t.add_row({p.job_id, p.duration_s, p.uncertainty_s, it == actions.end() ? std::string() : it->second});
+    hints.push_back({p.job_id, p.duration_s, p.uncertainty_s, it == actions.end() ? FailureAction::None : it->second});
   }
-  return t;
+  return workload::hints_table(hints);
 }
 
 AdviseOutcome advise_jobs(RunContext& ctx, const std::vector<AdvisedJob>& jobs,
-                          const std::map<std::string, std::string>& actions, const SchedmateOptions& o) {
+                          const std::map<std::string, FailureAction>& actions, const SchedmateOptions& o) {
   AdviseOutcome out;
   out.result = predict_online_by_vc(jobs, advisor_options(o));
   Table pred({"job_id", "user", "name", "submit_time", "predicted_duration_s", "uncertainty_s", "steps_per_s", "source",

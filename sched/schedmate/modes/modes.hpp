@@ -7,6 +7,7 @@
 #include "core/runtime/run_context.hpp"
 #include "sched/schedmate/advisor/advisor.hpp"
 #include "sched/schedmate/analyzer/analyzer.hpp"
+#include "sched/schedmate/failure/failure_types.hpp"
 #include "sched/schedmate/options.hpp"
 
 namespace mlsys::schedmate {
@@ -34,12 +35,13 @@ struct AdviseOutcome {
   size_t with_truth = 0;
 };
 AdviseOutcome advise_jobs(RunContext& ctx, const std::vector<AdvisedJob>& jobs,
-                          const std::map<std::string, std::string>& failure_actions, const SchedmateOptions& o);
+                          const std::map<std::string, FailureAction>& failure_actions, const SchedmateOptions& o);
 
 // 0.123 (three decimals) for summary lines.
 std::string fixed3(double v);
 
-// Hints CSV in the format `mlsys simulate --estimator hints` reads.
-Table hints_table(const std::vector<Prediction>& preds, const std::map<std::string, std::string>& failure_actions);
+// The hints file (sched/workload/hints.hpp) of the predictions, with the failure action of each
+// job that has one.
+Table hints_table(const std::vector<Prediction>& preds, const std::map<std::string, FailureAction>& failure_actions);
 
 }  // namespace mlsys::schedmate

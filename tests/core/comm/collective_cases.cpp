@@ -280,12 +280,12 @@ std::vector<float> halo_block(int src, int dst, size_t rows, size_t cols) {
 void quantized_all_to_all_matches_reference(Communicator& c) {
   const int n = c.size(), me = c.rank();
   const uint64_t seed = 77;
-  for (int bits : {1, 2, 4, 8, 16, 32}) {
+  for (std::string name : {"sr1", "sr2", "sr4", "sr8", "fp16", "fp32"}) {
     for (size_t cols : {size_t(1), size_t(13), size_t(128)}) {
-      auto codec = quant::codec_for_bits(bits);
+      auto codec = quant::make_codec(name);
       quant::CodecParams rp;
       rp.impl = quant::Impl::reference;
-      auto ref = quant::codec_for_bits(bits, rp);
+      auto ref = quant::make_codec(name, rp);
       std::vector<size_t> sr(static_cast<size_t>(n)), rr(static_cast<size_t>(n));
       for (int p = 0; p < n; ++p) {
         sr[size_t(p)] = a2a_count(me, p) / 17 * 5 + 1;
@@ -312,7 +312,7 @@ void quantized_all_to_all_matches_reference(Communicator& c) {
         ref->encode(x.data(), rr[size_t(p)], cols, comm::block_seed(seed, p, me), wirebuf.data());
         ref->decode(wirebuf.data(), rr[size_t(p)], cols, expect_x.data());
         expect(std::memcmp(expect_x.data(), recv.data() + row * cols, x.size() * 4) == 0, c,
-               "quantized all_to_all_v != reference codec, bits " + std::to_string(bits) + ", cols " +
+               "quantized all_to_all_v != reference codec, " + name + ", cols " +
                    std::to_string(cols) + ", from rank " + std::to_string(p));
         row += rr[size_t(p)];
       }
@@ -322,15 +322,15 @@ void quantized_all_to_all_matches_reference(Communicator& c) {
 
 void quantized_all_reduce_matches_reference(Communicator& c) {
   const size_t count = 1000;  // 7 rows of 128 plus a tail of 104
-  for (int bits : {1, 4, 8, 32}) {
-    auto codec = quant::codec_for_bits(bits);
+  for (std::string name : {"sr1", "sr4", "sr8", "fp32"}) {
+    auto codec = quant::make_codec(name);
     std::vector<float> x = halo_block(c.rank(), 99, 1, count);
     auto vol = comm::all_reduce_quantized(c, *codec, x.data(), count, 5);
     expect(vol.raw_bytes == count * 4 * uint64_t(c.size() - 1), c, "all_reduce_quantized raw bytes");
     // Expected: sum in rank order of each rank's decoded contribution, encoded by the reference.
     quant::CodecParams rp;
     rp.impl = quant::Impl::reference;
-    auto ref = quant::codec_for_bits(bits, rp);
+    auto ref = quant::make_codec(name, rp);
     std::vector<float> want(count, 0.0f), tmp(count);
     for (int p = 0; p < c.size(); ++p) {
       auto xp = halo_block(p, 99, 1, count);
@@ -342,7 +342,7 @@ void quantized_all_reduce_matches_reference(Communicator& c) {
       ref->decode(wt.data(), 1, 104, tmp.data() + 896);
       for (size_t i = 0; i < count; ++i) want[i] = p == 0 ? tmp[i] : want[i] + tmp[i];
     }
-    expect(std::memcmp(want.data(), x.data(), count * 4) == 0, c, "all_reduce_quantized bits " + std::to_string(bits));
+    expect(std::memcmp(want.data(), x.data(), count * 4) == 0, c, "all_reduce_quantized " + name);
   }
 }
 

@@ -136,34 +136,6 @@ TEST_CASE("comm/inproc: a request dropped without wait() still completes before 
   CHECK(ok == 3);
 }
 
-TEST_CASE("comm/factory: backends not built name their CMake option, run_ranks runs inproc ranks") {
-  CHECK(comm::backend_available("inproc"));
-  for (std::string b : {"mpi", "nccl"}) {
-    if (comm::backend_available(b)) continue;
-    try {
-      comm::require_backend(b);
-      FAIL("expected an error");
-    } catch (const ConfigError& e) {
-      CHECK(std::string(e.what()).find(b == "mpi" ? "MLSYS_WITH_MPI" : "MLSYS_WITH_CUDA") != std::string::npos);
-    }
-  }
-  CHECK_THROWS_AS(comm::require_backend("carrier-pigeon"), ConfigError);
-  CommOptions o;
-  o.world_size = 3;
-  std::atomic<int> ranks{0};
-  comm::run_ranks(o, [&](comm::Communicator& c) {
-    ranks += c.rank() + 1;
-    CHECK(c.size() == 3);
-  });
-  CHECK(ranks == 6);
-  o.world_size = 1;
-  auto one = comm::make_communicator(o);
-  CHECK(one->size() == 1);
-  float x = 3;
-  one->all_reduce(&x, 1, comm::DType::f32);
-  CHECK(x == 3);
-}
-
 TEST_CASE("comm/inproc: Request::test polls without blocking and then() runs after completion") {
   CommOptions o;
   o.timeout_s = 10;

@@ -98,7 +98,7 @@ TEST_CASE("comm/inproc: 1-bit halo exchange is charged ~25x less modeled time th
     for (size_t i = 0; i < s.size(); ++i) s[i] = float(i % 13);
     c.all_to_all_v<float>(s, f, out, f);
     double fp32 = c.stats().modeled_seconds;
-    auto codec = quant::codec_for_bits(1);
+    auto codec = quant::unbiased_codec(1);
     auto vol = comm::all_to_all_v_quantized(c, *codec, s.data(), r, out.data(), r, cols, 1);
     std::lock_guard<std::mutex> lock(mu);
     if (c.rank() == 0) {

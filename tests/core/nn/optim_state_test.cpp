@@ -101,6 +101,23 @@ BACKEND_TEST("loading into a context allocates there") {
   CHECK(host(b.parameters()[0]->value) == host(a.parameters()[0]->value));
 }
 
+BACKEND_TEST("weight decay skips parameters whose decay flag is off (adam, adamw, sgd)") {
+  for (std::string name : {"adam", "adamw", "sgd"}) {
+    CAPTURE(name);
+    // Zero gradients: only weight decay can move a parameter.
+    nn::Parameter w{"w", Tensor::from_vector(std::vector<float>{1.f, -2.f}).to(ctx), Tensor::zeros({2}, DType::f32, ctx)};
+    nn::Parameter b{"b", Tensor::from_vector(std::vector<float>{1.f, -2.f}).to(ctx), Tensor::zeros({2}, DType::f32, ctx)};
+    b.decay = false;
+    nn::OptimizerOptions o;
+    o.lr = 0.1;
+    o.weight_decay = 0.5;
+    auto opt = nn::make_optimizer(name, ctx, {&w, &b}, o);
+    opt->step();
+    CHECK(std::abs(host(w.value)[0]) < 1.f);  // decayed towards zero
+    CHECK(host(b.value) == std::vector<float>{1.f, -2.f});
+  }
+}
+
 BACKEND_TEST("parameters and optimizer state save and load through a blob") {
   nn::Sequential a(ctx), b(ctx);
   a.add<nn::Linear>(4, 3, 1);

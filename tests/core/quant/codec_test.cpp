@@ -29,6 +29,32 @@ std::unique_ptr<quant::Codec> make(const std::string& name, Impl impl, MetaPreci
 
 }  // namespace
 
+TEST_CASE("quant/traits: codecs are found by what they are, the unbiased ones by width") {
+  // Traits agree with what the codecs do: lossless round-trips exactly, the others do not.
+  auto x = test::quant_matrix(5, 33, 2);
+  for (const auto& info : quant::codec_table()) {
+    CAPTURE(info.name);
+    auto c = make(info.name, Impl::fast);
+    CHECK(info.traits.bits == c->bits());
+    CHECK(info.description == quant::codec_registry().entry(info.name).description);
+    std::vector<uint8_t> w(c->wire_bytes(5, 33));
+    std::vector<float> y(x.size());
+    c->encode(x.data(), 5, 33, 9, w.data());
+    c->decode(w.data(), 5, 33, y.data());
+    CHECK(info.traits.lossless == (y == x));
+    CHECK_FALSE((info.traits.lossless && info.traits.stochastic));
+  }
+  CHECK(quant::unbiased_widths() == std::vector<int>{1, 2, 4, 8, 32});  // fp16/bf16 round to nearest: biased
+  CHECK(quant::unbiased_codec(1)->name() == "sr1");
+  CHECK(quant::unbiased_codec(8)->name() == "sr8");
+  CHECK(quant::unbiased_codec(32)->name() == "fp32");
+  CHECK_THROWS_WITH_AS(quant::unbiased_codec(16), doctest::Contains("offers 1, 2, 4, 8, 32"), ConfigError);
+  CHECK_THROWS_AS(quant::unbiased_codec(3), ConfigError);
+  quant::CodecParams ref;
+  ref.impl = Impl::reference;
+  CHECK(quant::unbiased_codec(4, ref)->impl() == Impl::reference);
+}
+
 TEST_CASE("quant/registry: every codec is registered, sized and round-trips shapes") {
   auto names = quant::codec_registry().names();
   for (std::string n : {"fp32", "fp16", "bf16", "sr1", "sr2", "sr4", "sr8"})
@@ -45,11 +71,6 @@ TEST_CASE("quant/registry: every codec is registered, sized and round-trips shap
     c->decode(w.data(), 6, 10, y.data());
     CHECK(c->wire_bytes(0, 10) <= c->wire_bytes(1, 10));
   }
-  CHECK(quant::codec_for_bits(1)->name() == "sr1");
-  CHECK(quant::codec_for_bits(8)->name() == "sr8");
-  CHECK(quant::codec_for_bits(16)->name() == "fp16");
-  CHECK(quant::codec_for_bits(32)->name() == "fp32");
-  CHECK_THROWS_AS(quant::codec_for_bits(3), ConfigError);
   CHECK_THROWS_AS(quant::make_codec("sr3"), ConfigError);
   CHECK_THROWS_AS(quant::parse_meta_precision("fp8"), ConfigError);
 #ifndef MLSYS_WITH_CUDA

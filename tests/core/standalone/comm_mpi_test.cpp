@@ -46,7 +46,7 @@ TEST_CASE("comm/mpi: quantized all-to-all reports wire bytes in the counters") {
   std::vector<size_t> rows(size_t(c.size()), 10);
   std::vector<float> send(10 * 128 * size_t(c.size()), 1.5f), recv(send.size());
   for (size_t i = 0; i < send.size(); ++i) send[i] = float(i % 17);
-  auto codec = quant::codec_for_bits(1);
+  auto codec = quant::unbiased_codec(1);
   auto vol = comm::all_to_all_v_quantized(c, *codec, send.data(), rows, recv.data(), rows, 128, 3);
   auto st = c.stats();
   CHECK(st.raw_bytes == vol.raw_bytes);

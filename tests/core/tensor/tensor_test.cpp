@@ -78,8 +78,13 @@ TEST_CASE("to_dtype converts between all element types on the host") {
         std::vector<int64_t>{3, -4});
   CHECK(Tensor::from_vector(std::vector<uint8_t>{0, 255}).to_dtype(DType::f32).to_vector<float>() ==
         std::vector<float>{0, 255});
+  CHECK(big.to_dtype(DType::f64).to_vector<double>()[0] == 1099511627776.0);  // i64 -> f64 exact
+  CHECK(Tensor::from_vector(std::vector<double>{0.1, -2}).to_dtype(DType::f32).to_vector<float>() ==
+        std::vector<float>{0.1f, -2.0f});
   CHECK(parse_dtype("bf16") == DType::bf16);
-  CHECK_THROWS_AS(parse_dtype("f64"), ConfigError);
+  CHECK(parse_dtype("f64") == DType::f64);
+  CHECK(dtype_size(DType::f64) == 8);
+  CHECK_THROWS_AS(parse_dtype("f8"), ConfigError);
 }
 
 TEST_CASE("devices parse and unavailable ones give a clear error") {

@@ -46,9 +46,9 @@ TEST_CASE("R-MAT: 2^scale nodes, skewed degrees, deterministic") {
 }
 
 TEST_CASE("graph source registry: every entry loads or explains what it needs") {
-  GnnOptions o;
-  o.nodes = 200;
-  o.rmat_scale = 8;
+  GraphOptions o;
+  o.sbm.nodes = 200;
+  o.rmat.scale = 8;
   o.preset_scale = 0.002;
   o.preset_degree_scale = 0.02;
   for (const auto* e : graph_source_registry().entries()) {

@@ -16,13 +16,13 @@ double mean_test_acc(const Graph& g, const std::string& arch, int parts, int bit
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     TrainSetup s = quick_setup(parts, 200);
     s.seed = seed;
-    s.gnn.model = arch;
-    s.gnn.hidden = 16;
-    s.gnn.dropout = 0.5;
+    s.gnn.model.arch = arch;
+    s.gnn.model.hidden = 16;
+    s.gnn.model.dropout = 0.5;
     s.gnn.lr = 0.01;
     s.gnn.weight_decay = 5e-4;
     s.gnn.eval_every = 200;
-    s.gnn.normalize_features = true;
+    s.gnn.graph.normalize_features = true;
     s.gnn.decay_first_layer_only = true;
     s.gnn.fwd_bits = bits;
     s.gnn.bwd_bits = bits;

@@ -43,8 +43,8 @@ TEST_CASE("multi-label text graph: loss per (node, class), F1-micro, P=2 equals 
   CHECK_THROWS_WITH_AS(write_binary_graph(g, t / "g.mlsg"), doctest::Contains("multi-label"), InputError);
 
   TrainSetup s = quick_setup(1, 150);
-  s.gnn.hidden = 16;
-  s.gnn.dropout = 0;
+  s.gnn.model.hidden = 16;
+  s.gnn.model.dropout = 0;
   s.gnn.lr = 0.05;
   s.gnn.weight_decay = 0;
   s.gnn.eval_every = 1;

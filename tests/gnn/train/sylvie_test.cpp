@@ -20,10 +20,10 @@ Graph sbm128() {
 }
 TrainSetup sylvie(int bits, bool pipeline, int epochs = 6) {
   TrainSetup s = quick_setup(4, epochs);
-  s.gnn.hidden = 128;
-  s.gnn.layers = 3;
-  s.gnn.aggregate_first = true;
-  s.gnn.precompute_first = true;
+  s.gnn.model.hidden = 128;
+  s.gnn.model.layers = 3;
+  s.gnn.model.aggregate_first = true;
+  s.gnn.model.precompute_first = true;
   s.gnn.fwd_bits = bits;
   s.gnn.bwd_bits = bits;
   s.gnn.pipeline = pipeline;
@@ -60,7 +60,7 @@ TEST_CASE("pipelining: epoch 0 fresh, later epochs stale, bound K forces fresh e
   Graph g = sbm128();
   auto owner = parts_of(g, 4);
   TrainSetup s = sylvie(1, true, 12);
-  s.gnn.staleness_bound = 5;
+  s.gnn.staleness.bound = 5;
   TrainResult r = train(g, owner, s);
   REQUIRE(r.epochs.size() == 12);
   for (const auto& e : r.epochs) {
@@ -69,7 +69,7 @@ TEST_CASE("pipelining: epoch 0 fresh, later epochs stale, bound K forces fresh e
   }
   CHECK(r.epochs.back().loss < r.epochs.front().loss);
   // Without a bound, only epoch 0 is fresh.
-  s.gnn.staleness_bound = 0;
+  s.gnn.staleness.bound = 0;
   TrainResult u = train(g, owner, s);
   for (const auto& e : u.epochs) CHECK(e.stale == (e.epoch != 0));
 }
@@ -80,8 +80,8 @@ TEST_CASE("pipelined 1-bit training converges like fp32 on a learnable SBM") {
   Graph g = generate_sbm(p, 5);
   auto owner = parts_of(g, 4);
   TrainSetup s = quick_setup(1, 60);
-  s.gnn.hidden = 64;
-  s.gnn.dropout = 0.2;
+  s.gnn.model.hidden = 64;
+  s.gnn.model.dropout = 0.2;
   TrainResult ref = train(g, parts_of(g, 1), s);
   s.gnn.parts = 4;
   s.gnn.fwd_bits = s.gnn.bwd_bits = 1;
@@ -93,13 +93,11 @@ TEST_CASE("pipelined 1-bit training converges like fp32 on a learnable SBM") {
 }
 
 TEST_CASE("adaptive staleness escalates bits on a stalled loss and relaxes on a falling one") {
-  StalenessConfig c;
-  c.pipeline = true;
+  StalenessOptions c;
   c.adaptive = true;
   c.window = 3;
   c.tolerance = 0.01;
-  c.fwd_bits = c.bwd_bits = 1;
-  StalenessAdaptor a(c);
+  StalenessAdaptor a(c, 1, 1, /*pipeline=*/true, /*exchanging=*/true);
   int e = 0;
   CHECK_FALSE(a.plan(e).stale);  // epoch 0 fresh
   for (; e < 20 && a.switches().empty(); ++e) {
@@ -145,7 +143,7 @@ TEST_CASE("checkpoint + resume continues exactly where the run stopped") {
     CAPTURE(i);
     CHECK(rest.epochs[i].loss == doctest::Approx(full.epochs[i].loss).epsilon(1e-5));
   }
-  s.gnn.model = "sage";
+  s.gnn.model.arch = "sage";
   CHECK_THROWS_AS(train(g, owner, s), InputError);  // checkpoint of another model
 }
 

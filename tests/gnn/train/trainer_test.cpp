@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "gnn/model/architecture.hpp"
 #include "tests/gnn/gnn_test_util.hpp"
 
 using namespace mlsys;
@@ -16,13 +17,13 @@ static std::vector<double> losses(const TrainResult& r) {
 
 TEST_CASE("P workers at 32 bits without pipelining match one worker's loss curve to 1e-4") {
   Graph g = generate_sbm(small_sbm(800), 3);
-  for (std::string arch : {"gcn", "sage", "gat"}) {
+  for (const std::string& arch : architecture_registry().names()) {  // every registered architecture
     CAPTURE(arch);
     TrainSetup s = quick_setup(1, 15);
-    s.gnn.model = arch;
-    s.gnn.hidden = 16;
-    s.gnn.heads = 2;
-    s.gnn.dropout = 0.5;
+    s.gnn.model.arch = arch;
+    s.gnn.model.hidden = 16;
+    s.gnn.model.heads = 2;
+    s.gnn.model.dropout = 0.5;
     TrainResult one = train(g, parts_of(g, 1), s);
     s.gnn.parts = 4;
     TrainResult four = train(g, parts_of(g, 4), s);

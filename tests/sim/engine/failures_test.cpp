@@ -2,19 +2,24 @@
 // tiny traces (times worked out in comments), plus invariants with failures for every policy.
 #include <doctest/doctest.h>
 
+#include <iterator>
 #include <random>
 
 #include "core/util/error.hpp"
 #include "sched/api/policy.hpp"
 #include "sim/engine/engine.hpp"
-#include "tests/sim/engine/engine_test_util.hpp"
 #include "sim/engine/failures.hpp"
+#include "tests/sim/engine/engine_test_util.hpp"
 
 using namespace mlsys;
 using namespace mlsys::sim;
 using mlsys::test::nodes;
+using mlsys::workload::FailureAction;
 
 namespace {
+
+constexpr FailureAction kActions[] = {FailureAction::None, FailureAction::Resubmit, FailureAction::ResubmitExcludeNode,
+                                      FailureAction::ResubmitMoreMemory, FailureAction::DoNotRetry};
 
 EngineJob job(int id, double submit, int gpus, double duration) {
   EngineJob e;
@@ -27,7 +32,7 @@ EngineJob job(int id, double submit, int gpus, double duration) {
 }
 
 // A job whose first attempt fails after `duration`; a successful retry runs `retry_s`.
-EngineJob failing(int id, double submit, int gpus, double duration, FailureCause cause, RetryAction action,
+EngineJob failing(int id, double submit, int gpus, double duration, FailureCause cause, FailureAction action,
                   double retry_s) {
   EngineJob e = job(id, submit, gpus, duration);
   e.failure.fails = true;
@@ -52,7 +57,7 @@ EngineResult run(std::vector<EngineJob> jobs, sched::ClusterState c, int max_ret
 
 TEST_CASE("failures golden: a failed attempt is retried at the back of the queue, its GPU-time is wasted") {
   // 1 node x 4 GPUs. A(0, 2 GPUs) fails after 10 s (a retry would run 20 s); B(1, 4 GPUs, 5 s).
-  std::vector<EngineJob> js = {failing(0, 0, 2, 10, FailureCause::Transient, RetryAction::Resubmit, 20), job(1, 1, 4, 5)};
+  std::vector<EngineJob> js = {failing(0, 0, 2, 10, FailureCause::Transient, FailureAction::Resubmit, 20), job(1, 1, 4, 5)};
   // No retry: A ends failed at 10 (2 GPUs x 10 s wasted); B runs 10-15.
   auto none = run(js, nodes(1, 4), 0);
   CHECK(none.jobs[0].end == 10);
@@ -82,23 +87,23 @@ TEST_CASE("failures golden: a failed attempt is retried at the back of the queue
 }
 
 TEST_CASE("failures golden: do_not_retry is honoured, persistent and memory failures recur") {
-  auto one = [](FailureCause c, RetryAction a, int max_retries) {
+  auto one = [](FailureCause c, FailureAction a, int max_retries) {
     return run({failing(0, 0, 2, 10, c, a, 20)}, nodes(1, 4), max_retries);
   };
   // do_not_retry: ends at its failed attempt even with retries allowed.
-  auto dnr = one(FailureCause::Persistent, RetryAction::DoNotRetry, 3);
+  auto dnr = one(FailureCause::Persistent, FailureAction::DoNotRetry, 3);
   CHECK(dnr.jobs[0].end == 10);
   CHECK(dnr.jobs[0].retries == 0);
   CHECK(dnr.jobs[0].outcome == JobOutcome::NotRetried);
   // A persistent failure under blind retries: 3 attempts x 2 GPUs x 10 s = 60 GPU-s, all wasted.
-  auto blind = one(FailureCause::Persistent, RetryAction::Resubmit, 2);
+  auto blind = one(FailureCause::Persistent, FailureAction::Resubmit, 2);
   CHECK(blind.jobs[0].end == 30);
   CHECK(blind.jobs[0].failed_attempts == 3);
   CHECK(blind.jobs[0].outcome == JobOutcome::RetriesExhausted);
   CHECK(blind.jobs[0].wasted_gpu_s == 60);
   // Out of memory: a plain resubmit fails again, resubmit_more_memory succeeds (10 + 20).
-  CHECK(one(FailureCause::Memory, RetryAction::Resubmit, 1).jobs[0].outcome == JobOutcome::RetriesExhausted);
-  auto mem = one(FailureCause::Memory, RetryAction::MoreMemory, 1);
+  CHECK(one(FailureCause::Memory, FailureAction::Resubmit, 1).jobs[0].outcome == JobOutcome::RetriesExhausted);
+  auto mem = one(FailureCause::Memory, FailureAction::ResubmitMoreMemory, 1);
   CHECK(mem.jobs[0].outcome == JobOutcome::Recovered);
   CHECK(mem.jobs[0].end == 30);
   auto fm = failure_metrics(blind.jobs);
@@ -111,11 +116,11 @@ TEST_CASE("failures golden: resubmit_exclude_node keeps the retry off the failed
   // 2 nodes x 4 GPUs. A(0, 4 GPUs) fails after 10 s on node 0 (a bad node); B(0, 4 GPUs, 100 s)
   // holds node 1 until 100. A plain retry at 10 lands on node 0 again and fails at 20; excluding
   // node 0 makes the retry wait for node 1 (100) and succeed there: 100 + 20 = 120.
-  std::vector<EngineJob> js = {failing(0, 0, 4, 10, FailureCause::Node, RetryAction::Resubmit, 20), job(1, 0, 4, 100)};
+  std::vector<EngineJob> js = {failing(0, 0, 4, 10, FailureCause::Node, FailureAction::Resubmit, 20), job(1, 0, 4, 100)};
   auto blind = run(js, nodes(2, 4), 1);
   CHECK(blind.jobs[0].end == 20);
   CHECK(blind.jobs[0].outcome == JobOutcome::RetriesExhausted);
-  js[0].failure.action = RetryAction::ExcludeNode;
+  js[0].failure.action = FailureAction::ResubmitExcludeNode;
   auto excl = run(js, nodes(2, 4), 1);
   CHECK(excl.jobs[0].end == 120);
   CHECK(excl.jobs[0].outcome == JobOutcome::Recovered);
@@ -185,7 +190,7 @@ TEST_CASE("failures invariants: every policy x placer ends every job once with f
     if (rng() % 4 == 0) {
       e.failure.fails = true;
       e.failure.cause = static_cast<FailureCause>(rng() % 4);
-      e.failure.action = static_cast<RetryAction>(rng() % 4);
+      e.failure.action = kActions[rng() % std::size(kActions)];
       e.failure.retry_duration = d * 2;
     }
     jobs.push_back(e);

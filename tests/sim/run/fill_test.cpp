@@ -5,8 +5,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sched/workload/traces/read_trace.hpp"
 #include "sim/run/fill.hpp"
-#include "sim/traces/read_trace.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;
@@ -16,13 +16,13 @@ namespace {
 
 SimOptions topology(const std::string& yaml) {
   SimOptions o;
-  o.cluster_kind = "yaml";
-  o.cluster_topology = config::YamlValue{YAML::Load(yaml), "<test>"};
+  o.cluster.kind = "yaml";
+  o.cluster.topology = config::YamlValue{YAML::Load(yaml), "<test>"};
   return o;
 }
 
-JobSpec pod(int gpus, int milli, int64_t cpu = 0) {
-  JobSpec j;
+workload::JobSpec pod(int gpus, int milli, int64_t cpu = 0) {
+  workload::JobSpec j;
   j.num_gpus = gpus;
   j.gpu_milli = milli;
   j.cpu_milli = cpu;
@@ -44,7 +44,7 @@ TEST_CASE("fill: best fit strands a GPU share that no later pod fits (hand-compu
   // 0.7 -> n1 (0.3 left), 0.4 fails. FGD makes the same choices here (0.3 on n0 lowers n0's
   // fragmentation from 200 to 100 milli; on n1 it would stay 0).
   auto o = topology("racks:\n  - {nodes: [{count: 2, gpus: 1}]}\n");
-  std::vector<JobSpec> trace = {pod(1, 600), pod(1, 300), pod(1, 700), pod(1, 400)};
+  std::vector<workload::JobSpec> trace = {pod(1, 600), pod(1, 300), pod(1, 700), pod(1, 400)};
   for (const char* placer : {"consolidate", "fgd"}) {
     CAPTURE(placer);
     FillCurve c = fill_replay(trace, o, grid(25), placer, 1);
@@ -78,7 +78,7 @@ TEST_CASE("fill: fgd keeps a CPU-only pod off the GPU node whose GPU it would st
   // unusable for every demand class (fragmentation 0 -> 1000 milli) and on n1 strands nothing.
   auto o = topology(
       "racks:\n  - {nodes: [{count: 1, gpus: 1, cpu_milli: 4000}, {count: 1, gpus: 0, cpu_milli: 4000}]}\n");
-  std::vector<JobSpec> trace = {pod(0, 1000, 4000), pod(1, 1000, 2000)};
+  std::vector<workload::JobSpec> trace = {pod(0, 1000, 4000), pod(1, 1000, 2000)};
   FillCurve bf = fill_replay(trace, o, grid(50), "consolidate", 1);
   FillCurve fgd = fill_replay(trace, o, grid(50), "fgd", 1);
   REQUIRE(bf.points.size() == 2);
@@ -93,7 +93,7 @@ TEST_CASE("fill: fgd keeps a CPU-only pod off the GPU node whose GPU it would st
 
 TEST_CASE("fill: orders are seeded, the trace repeats until the arrived demand is reached") {
   auto o = topology("racks:\n  - {nodes: [{count: 4, gpus: 2}]}\n");
-  std::vector<JobSpec> trace = {pod(1, 500), pod(1, 250), pod(2, 1000), pod(1, 1000), pod(0, 1000)};
+  std::vector<workload::JobSpec> trace = {pod(1, 500), pod(1, 250), pod(2, 1000), pod(1, 1000), pod(0, 1000)};
   FillOptions f = grid(10, 150);
   // Trace order: 3.75 GPUs per pass over an 8-GPU cluster; 150% = 12 GPUs needs 3.2 passes.
   FillCurve t = fill_replay(trace, o, f, "first_fit", 1);
@@ -125,12 +125,12 @@ TEST_CASE("fill: a trace without GPU demand is a config error") {
 TEST_CASE("fill: on openb, fgd strands fewer GPUs than best fit once the cluster fills") {
   MLSYS_REQUIRE_SHARED_DATA(data);
   const auto dir = data / "traces" / "alibaba_openb_v2023";
-  TraceOptions t;
+  workload::TraceOptions t;
   t.path = (dir / "openb_pod_list_default.csv").string();
-  auto load = read_trace(t);
+  auto load = workload::read_trace(t);
   SimOptions o;
-  o.cluster_kind = "openb";
-  o.cluster_path = (dir / "openb_node_list_all_node.csv").string();
+  o.cluster.kind = "openb";
+  o.cluster.path = (dir / "openb_node_list_all_node.csv").string();
   FillOptions f;  // trace order, up to 100% of the 6,212 GPUs, 1% steps
   FillCurve bf = fill_replay(load.jobs, o, f, "consolidate", 1);
   FillCurve fgd = fill_replay(load.jobs, o, f, "fgd", 1);

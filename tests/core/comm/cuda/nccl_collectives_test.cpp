@@ -20,7 +20,7 @@ TEST_CASE("comm/nccl: every collective case on one rank (skipped without a GPU)"
   CommOptions o;
   o.backend = "nccl";
   o.timeout_s = 60;
-  auto c = comm::make_nccl_communicator(o, 0);
+  auto c = comm::backend("nccl")->make(o, 0);  // device 0
   REQUIRE(c->memory() == comm::Memory::cuda);
   for (const auto& tc : test::collective_cases()) {
     if (tc.host_only) continue;

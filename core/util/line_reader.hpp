@@ -1,0 +1,41 @@
+#pragma once
+// The line reader of the project: streaming input through a fixed-size buffer, so memory does not
+// grow with the file (multi-GB traces). Reads plain and gzip-compressed files alike (zlib passes
+// plain files through). CSV files: core/util/csv.hpp reads them through this.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace mlsys {
+
+class LineReader {
+ public:
+  // Throws mlsys::Error naming the path when it cannot be opened.
+  explicit LineReader(const std::filesystem::path& path, size_t chunk_bytes = size_t{1} << 20);
+  ~LineReader();
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+
+  // Next line without its "\n" / "\r\n"; the view stays valid until the next call.
+  bool next(std::string_view& line);
+  // 1-based number of the line last returned.
+  int64_t line_number() const { return line_no_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  bool fill();
+  void* gz_ = nullptr;
+  std::string path_;
+  std::string buf_;
+  size_t begin_ = 0, end_ = 0;
+  size_t chunk_;
+  bool eof_ = false;
+  int64_t line_no_ = 0;
+};
+
+// Counts newline-terminated lines (plus a final unterminated one) with the same I/O path as
+// LineReader: the raw baseline the trace-read benchmark compares against.
+int64_t count_lines(const std::filesystem::path& path);
+
+}  // namespace mlsys

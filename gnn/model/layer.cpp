@@ -1,0 +1,43 @@
+#include "gnn/model/layer.hpp"
+
+#include <cmath>
+
+#include "core/kernels/kernels.hpp"
+#include "core/util/random.hpp"
+
+namespace mlsys::gnn {
+
+namespace k = kernels;
+
+nn::Parameter make_param(DeviceContext& ctx, const std::string& name, int64_t rows, int64_t cols, float bound, uint64_t seed,
+                 bool decay) {
+  std::vector<float> v(static_cast<size_t>(rows * cols), 0.0f);
+  Rng r(seed);
+  if (bound > 0)
+    for (auto& x : v) x = static_cast<float>((2.0 * r.uniform() - 1.0) * bound);
+  Shape s = rows == 1 ? Shape{cols} : Shape{rows, cols};
+  nn::Parameter p;
+  p.name = name;
+  p.value = Tensor::from_vector(v, s).to(ctx);
+  p.grad = Tensor::zeros(s, DType::f32, ctx);
+  p.decay = decay;
+  return p;
+}
+
+float glorot(int in, int out) { return std::sqrt(6.0f / static_cast<float>(in + out)); }
+
+Tensor exchange(ForwardEnv& env, int slot, const Tensor& t) {
+  return env.exact ? env.ex.forward_exact(t) : env.ex.forward(slot, t);
+}
+
+Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w) {
+  Tensor y = Tensor::empty({g.rows(), w.dim(0)}, DType::f32, env.ctx);
+  k::gemm(env.ctx, g, false, w, true, y);
+  return y;
+}
+
+void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, nn::Parameter& w) {
+  k::gemm(env.ctx, x, true, g, false, w.grad, 1.0f, 1.0f);
+}
+
+}  // namespace mlsys::gnn

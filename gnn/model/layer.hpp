@@ -1,0 +1,61 @@
+#pragma once
+// What a graph layer is: explicit forward and backward against the core kernels (so the same code
+// runs on cpu and cuda), with every neighbour access going through the Exchanger, which is where
+// distribution, quantization and staleness live. Architectures (architecture.hpp) make them.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/nn/module.hpp"
+#include "core/tensor/csr.hpp"
+#include "core/tensor/device_context.hpp"
+#include "core/tensor/tensor.hpp"
+#include "gnn/model/local_graph.hpp"
+#include "gnn/halo/exchanger.hpp"
+
+namespace mlsys::gnn {
+
+struct ForwardEnv {
+  DeviceContext& ctx;
+  Exchanger& ex;
+  const LocalGraph& lg;
+  bool train = true;
+  bool exact = false;  // evaluation: fp32 synchronous exchange
+  uint64_t dropout_seed = 0;
+  // Sparse raw features (bag-of-words inputs such as Cora's): layer 0 multiplies this CSR
+  // [owned, F] instead of a dense input, and dropout drops its nonzeros.
+  const Csr* sparse_x = nullptr;
+};
+
+class Layer {
+ public:
+  virtual ~Layer() = default;
+  virtual Tensor forward(ForwardEnv& env, const Tensor& h) = 0;
+  // Returns the gradient w.r.t. h (undefined when need_input_grad is false). Accumulates param grads.
+  virtual Tensor backward(ForwardEnv& env, const Tensor& grad_out, bool need_input_grad) = 0;
+  // Drops what forward kept for backward (before an evaluation pass, to lower peak memory).
+  virtual void clear() {}
+  std::vector<nn::Parameter*> params() {
+    std::vector<nn::Parameter*> out;
+    for (auto& p : params_) out.push_back(&p);
+    return out;
+  }
+
+ protected:
+  std::vector<nn::Parameter> params_;
+};
+
+// A rows x cols parameter, uniform in [-bound, bound] from `seed` (zeros when bound is 0); `decay`:
+// weight decay applies (weights yes, biases, attention vectors and norms no).
+nn::Parameter make_param(DeviceContext& ctx, const std::string& name, int64_t rows, int64_t cols, float bound, uint64_t seed,
+                 bool decay);
+// Glorot/Xavier uniform bound for a fan-in x fan-out weight.
+float glorot(int in, int out);
+
+// Pieces the layers share.
+// Layer `slot`'s forward exchange ([owned, F] -> [owned + halo, F]); fp32 and synchronous in evaluation.
+Tensor exchange(ForwardEnv& env, int slot, const Tensor& t);
+Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w);            // g W^T
+void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, nn::Parameter& w);  // w.grad += x^T g
+
+}  // namespace mlsys::gnn

@@ -1,0 +1,19 @@
+#pragma once
+// The Bounded Staleness Adaptor's settings (`gnn.staleness.*`), declared once and nested into the
+// gnn section. The halo widths it starts from and pipelining are gnn.fwd_bits, gnn.bwd_bits and
+// gnn.pipeline.
+#include "core/config/schema.hpp"
+
+namespace mlsys::gnn {
+
+struct StalenessOptions {
+  int bound = 0;            // K: fresh synchronous epoch at least every K epochs (0 = never forced)
+  bool adaptive = false;    // adaptive mode
+  int window = 5;           // epochs in the loss-trend window
+  double tolerance = 0.002;  // relative smoothed-loss change counted as a stall
+};
+
+// The block nested as `staleness` into the gnn section.
+const config::Section<StalenessOptions>& staleness_section();
+
+}  // namespace mlsys::gnn

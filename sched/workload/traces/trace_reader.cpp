@@ -1,0 +1,214 @@
+#include "sched/workload/traces/trace_reader.hpp"
+
+#include <filesystem>
+
+#include "core/util/error.hpp"
+#include "core/util/line_reader.hpp"
+#include "core/util/strings.hpp"
+#include "sched/workload/traces/fields.hpp"
+#include "sched/workload/traces/gavel_throughputs.hpp"
+
+namespace mlsys::workload {
+
+TraceReaderRegistry& trace_reader_registry() {
+  static TraceReaderRegistry r("trace format");
+  return r;
+}
+
+std::vector<std::string> trace_format_names() {
+  auto names = trace_reader_registry().names();
+  names.insert(names.begin(), "auto");
+  return names;
+}
+
+std::vector<config::Choice> trace_format_choices() {
+  auto choices = trace_reader_registry().choices();
+  choices.insert(choices.begin(), {"auto", "tell the format from the file's name and first line"});
+  return choices;
+}
+
+ReadContext::ReadContext(std::string file, const TraceOptions& opts, TraceSummary& summary, const JobSink& sink,
+                         ReadShared& shared)
+    : file_(std::move(file)), opts_(opts), summary_(summary), sink_(sink), shared_(shared) {}
+
+static bool passes(const JobSpec& j, const TraceOptions& o) {
+  if (j.submit_time < o.start_s) return false;
+  if (o.end_s >= 0 && j.submit_time >= o.end_s) return false;
+  if (j.num_gpus < o.min_gpus) return false;
+  if (o.max_gpus >= 0 && j.num_gpus > o.max_gpus) return false;
+  if (!o.vcs.empty()) {
+    bool found = false;
+    for (const auto& v : o.vcs) found = found || v == j.vc;
+    if (!found) return false;
+  }
+  if (!o.states.empty()) {
+    bool found = false;
+    for (const auto& s : o.states) found = found || to_lower(s) == to_string(j.state);
+    if (!found) return false;
+  }
+  return true;
+}
+
+bool ReadContext::emit(JobSpec&& job) {
+  if (stopped_) return false;
+  if (!passes(job, opts_)) {
+    ++summary_.filtered_out;
+    return true;
+  }
+  ++summary_.jobs_kept;
+  if (!sink_(std::move(job))) stopped_ = true;
+  if (opts_.max_jobs > 0 && summary_.jobs_kept >= opts_.max_jobs) stopped_ = true;
+  if (stopped_) summary_.stopped_early = true;
+  return !stopped_;
+}
+
+void ReadContext::bad_row(int64_t line, int column, std::string_view field, std::string_view value,
+                          std::string_view reason) {
+  std::string shown(value.substr(0, 60));
+  if (value.size() > 60) shown += "...";
+  std::string where = file_ + ":" + std::to_string(line) + (column > 0 ? ":" + std::to_string(column) : "");
+  std::string msg = where + ": ";
+  if (!field.empty()) msg += "field '" + std::string(field) + "' = '" + shown + "': ";
+  msg += std::string(reason);
+  if (!opts_.lenient)
+    throw InputError(msg + " (fix the row, or set trace.lenient: true / --lenient to skip bad rows)");
+  ++summary_.bad_rows;
+  std::string key = field.empty() ? std::string(reason) : std::string(field) + ": " + std::string(reason);
+  ++summary_.bad_reasons[key];
+  if (summary_.bad_examples.size() < 5) summary_.bad_examples.push_back(msg);
+}
+
+void ReadContext::skip_row(std::string_view reason) { ++summary_.skipped[std::string(reason)]; }
+
+const GavelThroughputs& ReadContext::throughputs() {
+  if (!shared_.throughputs) {
+    std::string path = resolve_throughputs_path(opts_);
+    if (path.empty())
+      throw Error(file_ +
+                  ": Gavel traces need step throughputs to compute durations; set trace.throughputs to "
+                  "gavel_isolated_throughputs.csv (or MLSYS_DATA_DIR to ../shared/data)");
+    auto t = std::make_shared<GavelThroughputs>(GavelThroughputs::load(path));
+    if (!t->has_gpu_type(opts_.gpu_type))
+      throw ConfigError("trace.gpu_type = '" + opts_.gpu_type + "': no throughputs for this GPU type in " + path);
+    shared_.throughputs = std::move(t);
+  }
+  return *shared_.throughputs;
+}
+
+double ReadContext::relative_time(int64_t absolute_s) {
+  if (!shared_.have_origin) {
+    if (!opts_.time_origin.empty()) {
+      auto t = parse_datetime(opts_.time_origin);
+      if (!t)
+        throw ConfigError("trace.time_origin = '" + opts_.time_origin + "': expected 'YYYY-MM-DD HH:MM:SS'");
+      shared_.origin = *t;
+    } else {
+      shared_.origin = day_start(absolute_s);
+    }
+    shared_.have_origin = true;
+  }
+  return static_cast<double>(absolute_s - shared_.origin);
+}
+
+// ---- RowParser ----
+
+void RowParser::fail(size_t col, std::string_view reason) {
+  if (!ok_) return;
+  ok_ = false;
+  std::string_view name = col < names_.size() ? std::string_view(names_[col]) : std::string_view();
+  ctx_.bad_row(line_, static_cast<int>(col) + 1, name, text(col), reason);
+}
+
+bool RowParser::present(int col) const { return col >= 0 && !blank(text(static_cast<size_t>(col))); }
+
+bool RowParser::need(size_t n) {
+  if (fields_.size() >= n) return true;
+  if (ok_) {
+    ok_ = false;
+    ctx_.bad_row(line_, static_cast<int>(fields_.size()) + 1, "", "",
+                 "expected " + std::to_string(n) + " fields, found " + std::to_string(fields_.size()));
+  }
+  return false;
+}
+
+double RowParser::number(size_t col, double min_value) {
+  auto v = parse_double(text(col));
+  if (!v) {
+    fail(col, "not a number");
+    return 0;
+  }
+  if (*v < min_value) {
+    fail(col, "must be >= " + format_number(min_value));
+    return 0;
+  }
+  return *v;
+}
+
+int64_t RowParser::integer(size_t col, int64_t min_value) {
+  auto v = parse_int(text(col));
+  if (!v) {
+    fail(col, "not an integer");
+    return 0;
+  }
+  if (*v < min_value) {
+    fail(col, "must be >= " + std::to_string(min_value));
+    return 0;
+  }
+  return *v;
+}
+
+int64_t RowParser::datetime(size_t col) {
+  auto v = parse_datetime(text(col));
+  if (!v) {
+    fail(col, "not a date-time 'YYYY-MM-DD HH:MM:SS'");
+    return 0;
+  }
+  return *v;
+}
+
+// ---- detection ----
+
+std::string detect_trace_format(const std::string& path) {
+  std::string first;
+  try {
+    LineReader in(path);
+    std::string_view line;
+    // First non-empty line.
+    while (in.next(line)) {
+      if (!trim(line).empty()) {
+        first = std::string(line);
+        break;
+      }
+    }
+  } catch (const Error&) {
+    return "";
+  }
+  std::string name = std::filesystem::path(path).filename().string();
+  std::string best;
+  int best_score = 0;
+  for (const auto* e : trace_reader_registry().entries()) {
+    int score = e->factory()->detect(name, first);
+    if (score > best_score) {
+      best_score = score;
+      best = e->name;
+    }
+  }
+  return best;
+}
+
+JobState parse_job_state(std::string_view s) {
+  // Fast path for the spellings the native CSV writes.
+  if (s == "completed") return JobState::Completed;
+  if (s == "failed") return JobState::Failed;
+  if (s == "killed") return JobState::Killed;
+  std::string l = to_lower(trim(s));
+  if (l == "completed" || l == "pass" || l == "passed" || l == "succeeded" || l == "success" || l == "terminated" ||
+      l == "running" || l == "done" || l == "finished")
+    return JobState::Completed;
+  if (l == "failed" || l == "fail" || l == "node_fail" || l == "timeout" || l == "out_of_memory" || l == "error")
+    return JobState::Failed;
+  if (l == "killed" || l == "cancelled" || l == "canceled" || l == "preempted") return JobState::Killed;
+  return JobState::Unknown;
+}
+
+}  // namespace mlsys::workload

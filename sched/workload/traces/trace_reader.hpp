@@ -1,0 +1,115 @@
+#pragma once
+// Trace reader plug-in interface. Each format lives in its own file under readers/ and registers
+// itself: `static const bool registered = trace_reader_registry().add(name, description, factory);`
+// Readers stream: they turn one row at a time into a JobSpec and hand it to ReadContext::emit,
+// which applies the filters and the caller's sink, so memory follows the jobs kept, not the file.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/registry/registry.hpp"
+#include "sched/workload/job.hpp"
+#include "sched/workload/traces/trace_options.hpp"
+#include "sched/workload/traces/trace_summary.hpp"
+
+namespace mlsys::workload {
+
+class GavelThroughputs;
+
+// Receives each kept job; return false to stop reading (e.g. enough jobs).
+using JobSink = std::function<bool(JobSpec&&)>;
+
+// State shared by the files of one read (time origin, the throughput table).
+struct ReadShared {
+  bool have_origin = false;
+  int64_t origin = 0;
+  std::shared_ptr<GavelThroughputs> throughputs;
+};
+
+// Per-file state a reader works with: options, filters, bad-row policy and the sink.
+class ReadContext {
+ public:
+  ReadContext(std::string file, const TraceOptions& opts, TraceSummary& summary, const JobSink& sink,
+              ReadShared& shared);
+
+  const std::string& file() const { return file_; }
+  // For formats spread over several files (PAI job + task tables): the file errors name.
+  void set_file(std::string file) { file_ = std::move(file); }
+  const TraceOptions& options() const { return opts_; }
+
+  // A data row was seen (counted in the summary).
+  void row() { ++summary_.rows_read; }
+  // Offers a parsed job: filters it, passes it on; false = stop reading.
+  bool emit(JobSpec&& job);
+  // A row the reader cannot use. Strict: throws InputError "file:line:col: field 'name' = 'value':
+  // reason"; lenient: counts it (by reason) and returns so the reader skips the row.
+  void bad_row(int64_t line, int column, std::string_view field, std::string_view value, std::string_view reason);
+  // A row deliberately not turned into a job (e.g. a Philly job that never ran): counted by reason.
+  void skip_row(std::string_view reason);
+  // Whether the caller wants no more jobs.
+  bool done() const { return stopped_; }
+
+  // Shared, lazily loaded Gavel throughput table (throws Error naming what to set when missing).
+  const GavelThroughputs& throughputs();
+  // Time origin for datetime traces: trace.time_origin, else midnight UTC of the first value seen.
+  double relative_time(int64_t absolute_s);
+
+ private:
+  std::string file_;
+  const TraceOptions& opts_;
+  TraceSummary& summary_;
+  const JobSink& sink_;
+  ReadShared& shared_;
+  bool stopped_ = false;
+};
+
+// Helper for field-by-field row parsing: remembers the first failure and reports it once.
+class RowParser {
+ public:
+  RowParser(ReadContext& ctx, int64_t line, const std::vector<std::string_view>& fields,
+            const std::vector<std::string>& names)
+      : ctx_(ctx), line_(line), fields_(fields), names_(names) {}
+  bool ok() const { return ok_; }
+  std::string_view text(size_t col) const { return col < fields_.size() ? fields_[col] : std::string_view(); }
+  // The field exists and is not blank.
+  bool present(int col) const;
+  double number(size_t col, double min_value = -1e300);
+  int64_t integer(size_t col, int64_t min_value = INT64_MIN);
+  int64_t datetime(size_t col);
+  void fail(size_t col, std::string_view reason);
+  // Fails the row when it has fewer than `n` fields.
+  bool need(size_t n);
+
+ private:
+  ReadContext& ctx_;
+  int64_t line_;
+  const std::vector<std::string_view>& fields_;
+  const std::vector<std::string>& names_;
+  bool ok_ = true;
+};
+
+class TraceReader {
+ public:
+  virtual ~TraceReader() = default;
+  // Confidence that this reader understands the file, from its name and first line: 0 = no.
+  virtual int detect(std::string_view file_name, std::string_view first_line) const = 0;
+  // Reads ctx.file() to the end (or until emit returns false).
+  virtual void read(ReadContext& ctx) = 0;
+};
+
+using TraceReaderRegistry = Registry<TraceReader>;
+TraceReaderRegistry& trace_reader_registry();
+std::vector<std::string> trace_format_names();  // registered names plus "auto"
+std::vector<config::Choice> trace_format_choices();  // the same with descriptions
+
+// The registered reader that best recognises `path` ("" when none does).
+std::string detect_trace_format(const std::string& path);
+
+// Maps the states the supported traces use (COMPLETED, Pass, Failed, CANCELLED, Killed, ...).
+JobState parse_job_state(std::string_view s);
+
+}  // namespace mlsys::workload

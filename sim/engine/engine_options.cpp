@@ -1,0 +1,32 @@
+#include "sim/engine/engine_options.hpp"
+
+namespace mlsys::sim {
+
+const config::Section<EngineOptions>& engine_costs_section() {
+  using E = EngineOptions;
+  static const config::Section<E> s("engine", "Costs and slowdown of the simulated cluster", [](auto& s) {
+    s.nest("", &E::preemption, sched::preemption_penalty_section());
+    s.nest("", &E::migration, sched::migration_penalty_section());
+    s.field("slowdown", &E::slowdown, "Slowdown model: jobs spread over more nodes/racks than needed run slower");
+    s.field("slowdown_per_extra_node", &E::slowdown_per_extra_node, "Run-time factor added per node beyond the minimum").range(0, 100);
+    s.field("slowdown_per_extra_rack", &E::slowdown_per_extra_rack, "Run-time factor added per rack beyond the first").range(0, 100);
+    s.field("congestion_per_job", &E::congestion_per_job, "Slowdown model: factor added per other multi-node job sharing the busiest rack a multi-node job spans (0 = off)").range(0, 100);
+  });
+  return s;
+}
+
+const config::Section<EngineOptions>& engine_policy_section() {
+  static const config::Section<EngineOptions> s("engine", "Policy tunables", [](auto& s) {
+    s.nest("", &EngineOptions::policy_params, sched::policy_params_section());
+  });
+  return s;
+}
+
+const config::Section<EngineOptions>& engine_sampling_section() {
+  static const config::Section<EngineOptions> s("engine", "Time series", [](auto& s) {
+    s.field("sample_interval_s", &EngineOptions::sample_interval, "Time-series step for utilization/queue/fragmentation (0 = none)").range(0, 1e12);
+  });
+  return s;
+}
+
+}  // namespace mlsys::sim

@@ -1,0 +1,51 @@
+#include <doctest/doctest.h>
+#include <zlib.h>
+
+#include <string>
+#include <vector>
+
+#include "core/util/error.hpp"
+#include "core/util/line_reader.hpp"
+#include "tests/common/test_util.hpp"
+
+using namespace mlsys;
+
+namespace {
+
+std::vector<std::string> all_lines(const std::filesystem::path& p, size_t chunk) {
+  LineReader in(p, chunk);
+  std::vector<std::string> out;
+  std::string_view line;
+  while (in.next(line)) {
+    out.emplace_back(line);
+    CHECK(in.line_number() == static_cast<int64_t>(out.size()));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("LineReader: CRLF, empty lines, a last line without newline, lines longer than the buffer") {
+  test::TempDir dir("lines");
+  const std::string longline(5000, 'x');
+  test::write_text(dir / "a.txt", "one\r\n\ntwo\n" + longline + "\nlast");
+  const std::vector<std::string> want = {"one", "", "two", longline, "last"};
+  for (size_t chunk : {size_t{16}, size_t{1} << 20}) CHECK(all_lines(dir / "a.txt", chunk) == want);
+  CHECK(count_lines(dir / "a.txt") == 5);
+  test::write_text(dir / "b.txt", "x\ny\n");
+  CHECK(all_lines(dir / "b.txt", 64) == std::vector<std::string>{"x", "y"});
+  CHECK(count_lines(dir / "b.txt") == 2);
+}
+
+TEST_CASE("LineReader reads gzip files like plain ones and names the path in errors") {
+  test::TempDir dir("lines");
+  auto gz = (dir / "a.txt.gz").string();
+  gzFile f = gzopen(gz.c_str(), "wb");
+  REQUIRE(f != nullptr);
+  const std::string text = "alpha\nbeta\n";
+  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(f);
+  CHECK(all_lines(gz, 1024) == std::vector<std::string>{"alpha", "beta"});
+  CHECK_THROWS_WITH_AS(LineReader(dir / "missing.txt"), doctest::Contains("missing.txt: cannot open"), Error);
+  CHECK_THROWS_WITH_AS(LineReader(dir.path()), doctest::Contains("is a folder"), Error);
+}
