@@ -32,7 +32,7 @@ void Exchange::reduce(std::vector<T>& v, comm::ReduceOp op) {
   if (v.empty()) return;
   const size_t bytes = v.size() * sizeof(T);
   const Tensor buf = staged_bytes(v.data(), bytes);
-  c_.all_reduce(buf.raw(), v.size(), comm::dtype_of<T>(), op);
+  c_.all_reduce(buf.raw(), v.size(), dtype_of<T>, op);
   copy_bytes(v.data(), Device::cpu(), buf.raw(), buf.device(), bytes);
 }
 
@@ -42,7 +42,7 @@ void Exchange::max(std::vector<int64_t>& v) { reduce(v, comm::ReduceOp::max); }
 void Exchange::sum(const Tensor& t) {
   if (t.numel() == 0) return;
   const Tensor buf = staged(t);
-  c_.all_reduce(buf.raw(), static_cast<size_t>(t.numel()), comm::DType::f32, comm::ReduceOp::sum);
+  c_.all_reduce(buf.raw(), static_cast<size_t>(t.numel()), DType::f32, comm::ReduceOp::sum);
   if (!buf.shares_storage_with(t)) t.copy_from(buf);
 }
 
