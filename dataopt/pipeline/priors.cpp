@@ -50,7 +50,8 @@ Prior obtain_prior(const Plan& plan, int k, const PriorBuildContext& ctx, PriorS
   const auto kind = prior_kind_registry().create(spec.kind);
   auto done = [&](Prior p, bool trained) {
     if (status)
-      *status = {spec.name, trained, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+      *status = {spec.name, trained, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), p.kind,
+                 p.about, p.dim()};
     return p;
   };
   if (!kind->cacheable() || plan.priors_dir.empty()) return done(kind->build(spec, ctx), true);

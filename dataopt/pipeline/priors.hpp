@@ -11,6 +11,8 @@ struct PriorStatus {
   std::string name;
   bool trained = false;  // false: reloaded from the cache
   double seconds = 0;
+  std::string kind, about;  // as in the prior file
+  int64_t dim = 0;          // embedding dimension
 };
 
 // Builds (or reloads) prior k on ctx.device. Cacheable priors are saved after training.
