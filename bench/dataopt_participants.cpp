@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   set_thread_count(2);
   {
     DeviceContext device(Device::cpu(), 0, "bench.priors");
-    for (int k = 0; k < plan.participants(); ++k) obtain_prior(plan, k, build_context(device, plan, data, k, ""));
+    for (int k = 0; k < plan.participants(); ++k) obtain_prior(plan, k, build_context(device, plan, data, k, Geometry{1, 28, 28}));
   }
   set_thread_count(1);
   fmt::print("participant phase, {} participants, pool {} ({}), one BLAS thread per rank\n", plan.participants(), pool,
@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
         set_thread_count(1);  // OpenMP's thread count is per thread
         DeviceContext device(Device::cpu(), 0, "bench.rank" + std::to_string(c.rank()));
         const double c0 = thread_cpu_seconds();
-        run_participants(c, device, plan, data, "");
+        run_participants(c, device, plan, data);
         cpu[static_cast<size_t>(c.rank())] = thread_cpu_seconds() - c0;
       });
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -10,19 +10,6 @@
 
 namespace mlsys::dataopt {
 
-namespace {
-
-// CoOpt's networks are core/nn modules, but batches, targets and the method's dense steps live in
-// host memory, so the command runs on the CPU only.
-std::function<void(RunContext&)> cpu_only(void (*mode)(RunContext&)) {
-  return [mode](RunContext& ctx) {
-    if (ctx.get(device_section()).type != "cpu") throw ConfigError("coopt runs on the CPU only (device.type: cpu)");
-    mode(ctx);
-  };
-}
-
-}  // namespace
-
 const CommandSpec& coopt_command() {
   static const CommandSpec spec{
       "coopt",
@@ -33,11 +20,11 @@ const CommandSpec& coopt_command() {
       "  mpirun -np 4 mlsys coopt optimize <cfg> --set comm.backend=mpi --out DIR --overwrite\n"
       "  mlsys coopt train <cfg> --set coopt.dataset_dir=DIR    reuse an optimized dataset",
       {&run_section(), &comm_section(), &device_section(), &coopt_section()},
-      {{"run", "quick end-to-end demo: priors, participants, optimized targets, one student", cpu_only(run_mode)},
-       {"priors", "train the configured priors and save them as .prior files", cpu_only(priors_mode)},
-       {"optimize", "participants turn the unlabeled pool into the optimized dataset", cpu_only(optimize_mode)},
-       {"train", "train a student on an existing optimized dataset (coopt.dataset_dir)", cpu_only(train_mode)},
-       {"compare", "the full evaluation table: baselines, CoOpt variants, students, probes and plots", cpu_only(compare_mode)}},
+      {{"run", "quick end-to-end demo: priors, participants, optimized targets, one student", run_mode},
+       {"priors", "train the configured priors and save them as .prior files", priors_mode},
+       {"optimize", "participants turn the unlabeled pool into the optimized dataset", optimize_mode},
+       {"train", "train a student on an existing optimized dataset (coopt.dataset_dir)", train_mode},
+       {"compare", "the full evaluation table: baselines, CoOpt variants, students, probes and plots", compare_mode}},
       "coopt.mode",
       {},
       {}};

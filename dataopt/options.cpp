@@ -17,12 +17,13 @@ const config::Section<CooptOptions>& coopt_section() {
     s.field("data.synthetic_train", &CooptOptions::synthetic_train, "Synthetic train images").range(10, 1e7);
     s.field("data.synthetic_test", &CooptOptions::synthetic_test, "Synthetic test images").range(10, 1e7);
     s.field("data.digits_csv", &CooptOptions::digits_csv,
-            "sklearn digits CSV for dataset: digits priors (\"\": $MLSYS_DATA_DIR/images/sklearn_digits/digits.csv.gz)");
+            "sklearn digits CSV read by priors with dataset: digits (\"\": none; such a prior is then an error)");
     s.field("pool.begin", &CooptOptions::pool_begin, "First train-file row of the unlabeled pool D").min(0);
     s.field("pool.size", &CooptOptions::pool_size, "Images in the pool D (split into one contiguous shard per prior)").range(4, 1e8);
     s.field("test_size", &CooptOptions::test_size, "Test images for the probe (0: the whole test file)").min(0);
     s.field("priors", &CooptOptions::priors,
-            "Participants: list of {name, kind, arch, rows, labels, dataset, path, epochs, lr, batch} (see docs/coopt.md); empty: the 4 quickstart priors");
+            "Participants: list of {name, kind, arch, dataset, split, label_file, rows, labels, path, epochs, lr, batch} "
+            "(see docs/coopt.md); empty: the 4 quickstart priors");
     s.field("priors_dir", &CooptOptions::priors_dir, "Cache of trained priors (\"\": <out>/priors)");
     s.field("dataset_dir", &CooptOptions::dataset_dir, "Optimized dataset folder (\"\": <out>/optimized)");
     s.field("align.fraction", &CooptOptions::align_fraction, "Size of the shared alignment set S as a fraction of D").range(0.001, 0.5);
@@ -39,6 +40,7 @@ const config::Section<CooptOptions>& coopt_section() {
             "Center each prior's embeddings on S before the uniformity score (false: the published raw score)");
     s.field("align.reference", &CooptOptions::reference, "Reference prior name (\"\": the best uniformity score on S)");
     s.field("write_unaligned", &CooptOptions::write_unaligned, "Also write T = identity targets (the no-alignment ablation)");
+    s.nest("simclr", &CooptOptions::simclr, simclr_section());
     s.field("student.kind", &CooptOptions::student, "Student trained by run/train modes").choices({"mlp", "cnn"});
     s.field("student.mlp_arch", &CooptOptions::mlp_arch, "MLP student architecture (mlp:w1,w2,...)");
     s.field("student.cnn_arch", &CooptOptions::cnn_arch, "CNN student architecture (cnn:c1,c2,...:features)");
@@ -51,10 +53,29 @@ const config::Section<CooptOptions>& coopt_section() {
     s.field("eval.epochs", &CooptOptions::eval_epochs, "Epochs after which the frozen student is probed").range(1, 1000);
     s.field("eval.seeds", &CooptOptions::seeds, "Seeds (run.seed, +1, ...) averaged in compare mode").range(1, 100);
     s.field("eval.labels_per_class", &CooptOptions::labels_per_class, "Labeled pool images per class of the few-label probe").range(1, 100000);
-    s.field("eval.methods", &CooptOptions::methods, "Rows of the comparison")
-        .choices({"raw", "random", "ssl", "coopt", "coopt_noalign", "coopt_cnn", "central"});
+    s.field("eval.methods", &CooptOptions::methods, "Rows of the comparison").choices_described([] {
+      return std::vector<config::Choice>{
+          {"raw", "raw pixels"},
+          {"random", "random-init MLP student, untrained"},
+          {"simclr", "MLP student trained with SimCLR on the pool (coopt.simclr)"},
+          {"dae", "MLP student trained as a denoising autoencoder on the pool"},
+          {"coopt", "MLP student on the optimized dataset (aligned, weighted targets)"},
+          {"coopt_noalign", "MLP student on the unaligned targets (T = I)"},
+          {"central", "MLP student on one prior's targets for the whole pool (eval.central_prior)"},
+          {"coopt_cnn", "CNN student on the optimized dataset"}};
+    });
     s.field("eval.central_prior", &CooptOptions::central_prior,
             "Prior applied centrally to the whole pool for the upper reference (\"\": the reference prior)");
+    s.field("eval.on", &CooptOptions::eval_on,
+            "Images the probe is scored on: test (the test file) or validation (train-file rows eval.validation.*, "
+            "for tuning without touching the test file)")
+        .choices({"test", "validation"});
+    s.field("eval.validation.begin", &CooptOptions::validation_begin, "First train-file row of the validation split").min(0);
+    s.field("eval.validation.size", &CooptOptions::validation_size, "Rows of the validation split (eval.on: validation)").min(0);
+    s.field("eval.target_epoch", &CooptOptions::target_epoch,
+            "Time-to-accuracy target: CoOpt aligned's few-label accuracy after this epoch; each row reports the first "
+            "probe epoch (and training time) reaching it (0: no target)")
+        .range(0, 1000);
   });
   return s;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/config/schema.hpp"
+#include "dataopt/train/simclr_options.hpp"
 
 namespace mlsys::dataopt {
 
@@ -18,7 +19,7 @@ struct CooptOptions {
   int64_t synthetic_train = 6000;
   int64_t synthetic_test = 1000;
   std::string data_cache_dir;  // "" = read gzipped IDX files directly
-  std::string digits_csv;  // "" -> $MLSYS_DATA_DIR/images/sklearn_digits/digits.csv.gz
+  std::string digits_csv;  // priors with dataset: digits read this file ("" = none given)
   int64_t pool_begin = 4000;
   int64_t pool_size = 2000;
   int64_t test_size = 1000;  // 0 = the whole test file
@@ -35,6 +36,7 @@ struct CooptOptions {
   bool center_uniformity = false;
   std::string reference;
   bool write_unaligned = true;
+  SimclrOptions simclr;  // the simclr student baseline and simclr priors
   // students
   std::string student = "mlp";  // train/run mode: mlp | cnn
   std::string mlp_arch = "mlp:512,256";
@@ -49,8 +51,11 @@ struct CooptOptions {
   std::vector<int64_t> eval_epochs{1, 2};
   int seeds = 1;
   int labels_per_class = 10;
-  std::vector<std::string> methods{"raw", "random", "ssl", "coopt", "coopt_noalign", "coopt_cnn", "central"};
+  std::vector<std::string> methods{"raw", "random", "simclr", "dae", "coopt", "coopt_noalign", "central", "coopt_cnn"};
   std::string central_prior;  // "" -> the reference prior
+  std::string eval_on = "test";  // test | validation (train-file rows, for tuning)
+  int64_t validation_begin = 0, validation_size = 0;
+  int64_t target_epoch = 2;  // time-to-accuracy target: CoOpt aligned's accuracy after this epoch (0: none)
 };
 
 const config::Section<CooptOptions>& coopt_section();

@@ -130,6 +130,13 @@ void layer_norm_backward(DeviceContext& ctx, const Tensor& x, const Tensor& gamm
                          const Tensor& rstd, const Tensor& gy, const Tensor& gx, const Tensor& gg, const Tensor& gb) {
   MLSYS_KERNEL(layer_norm_backward, x, gamma, mean, rstd, gy, gx, gg, gb);
 }
+void l2_normalize_rows(DeviceContext& ctx, const Tensor& x, const Tensor& y, const Tensor& norm, float eps) {
+  MLSYS_KERNEL(l2_normalize_rows, x, y, norm, eps);
+}
+void l2_normalize_rows_backward(DeviceContext& ctx, const Tensor& y, const Tensor& norm, const Tensor& gy,
+                                const Tensor& gx, float eps) {
+  MLSYS_KERNEL(l2_normalize_rows_backward, y, norm, gy, gx, eps);
+}
 void conv2d(DeviceContext& ctx, const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& out,
             const Conv2dParams& p) {
   MLSYS_KERNEL(conv2d, x, w, bias, out, p);

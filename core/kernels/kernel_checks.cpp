@@ -81,6 +81,15 @@ RowDims check_cosine(const Tensor& a, const Tensor& b, const Tensor& ga, const T
   return d;
 }
 
+RowDims check_l2_normalize(const Tensor& x, const Tensor& y, const Tensor& norm, const char* fn) {
+  require_f32(x, fn, "x");
+  const RowDims d{x.rows(), x.row_numel()};
+  require_rows_cols(y, d.n, d.f, fn, "y");
+  require_f32(norm, fn, "norm");
+  require_numel(norm, d.n, fn, "norm");
+  return d;
+}
+
 SpmmShape check_spmm(const Csr& a, const Tensor& x, const Tensor& out, const Tensor& ev, bool transposed,
                      const char* fn) {
   SpmmShape s;

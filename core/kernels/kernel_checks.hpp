@@ -28,6 +28,8 @@ RowDims check_layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& bet
                          const Tensor& rstd);
 RowDims check_cosine(const Tensor& a, const Tensor& b, const Tensor& grad_a, const Tensor& grad_b,
                      const Tensor& row_weight = Tensor());
+// l2_normalize_rows (grad_x undefined) and its backward: x/y and grad_y/grad_x [N, F], norm [N].
+RowDims check_l2_normalize(const Tensor& x, const Tensor& y, const Tensor& norm, const char* fn);
 // The checks every spmm backend needs; returns heads of the edge weights (0 = none, use A.values/1).
 struct SpmmShape {
   int64_t f = 0;      // feature width

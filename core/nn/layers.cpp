@@ -145,6 +145,21 @@ Tensor LayerNorm::backward(const Tensor& g) {
   return gx;
 }
 
+Tensor L2Normalize::forward(const Tensor& x) {
+  Tensor y = output_like(x.shape());
+  Tensor norm = output_like({x.rows()});
+  kernels::l2_normalize_rows(ctx_, x, y, norm, eps_);
+  if (training_) output_ = y, norm_ = norm;
+  return y;
+}
+
+Tensor L2Normalize::backward(const Tensor& g) {
+  require_cached(output_, "L2Normalize");
+  Tensor gx = output_like(output_.shape());
+  kernels::l2_normalize_rows_backward(ctx_, output_, norm_, g, gx, eps_);
+  return gx;
+}
+
 // ---------------- Conv2d and pooling ----------------
 Conv2d::Conv2d(DeviceContext& ctx, int64_t in_c, int64_t out_c, int kernel, int stride, int padding, uint64_t seed,
                bool bias)

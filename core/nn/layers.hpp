@@ -92,6 +92,19 @@ class LayerNorm : public Module {
   Tensor input_, mean_, rstd_;
 };
 
+// Each row scaled to unit L2 norm, y = x / max(||x||, eps) (e.g. embeddings before a contrastive loss).
+class L2Normalize : public Module {
+ public:
+  explicit L2Normalize(DeviceContext& ctx, float eps = 1e-12f) : Module(ctx), eps_(eps) {}
+  Tensor forward(const Tensor& x) override;
+  Tensor backward(const Tensor& grad_out) override;
+  std::string name() const override { return "L2Normalize"; }
+
+ private:
+  float eps_;
+  Tensor output_, norm_;
+};
+
 // NCHW convolution, W [out, in, k, k]; init U(-1/sqrt(in*k*k), +), or Kaiming uniform (fan_in in*k*k).
 class Conv2d : public Module {
  public:

@@ -56,6 +56,25 @@ class CosineSimilarityLoss {
   Tensor grad_a_, grad_b_;
 };
 
+// NT-Xent (normalized temperature-scaled cross-entropy; SimCLR's contrastive loss) over z [2B, d]:
+// rows i and i + B are two views of one example (positives), every other row of the batch a
+// negative. With u = z / ||z|| row-wise and s_ij = u_i . u_j / temperature,
+//   loss = mean_i -log( exp(s_{i,p(i)}) / sum_{j != i} exp(s_ij) ),  p(i) = (i + B) mod 2B.
+// Built from core/kernels (row normalization, GEMM, cross-entropy), so it runs on any device.
+class NtXentLoss {
+ public:
+  NtXentLoss(DeviceContext& ctx, float temperature);
+  float forward(const Tensor& z);
+  Tensor backward() const { return grad_; }  // d loss / d z
+
+ private:
+  DeviceContext& ctx_;
+  float temperature_;
+  int64_t rows_ = 0;
+  Tensor diagonal_mask_, partner_;  // for rows_ rows: -1e9 on the diagonal, p(i)
+  Tensor grad_;
+};
+
 // Mean squared error over all elements, mean((pred - target)^2) (e.g. reconstructing an image);
 // the gradient is d loss / d pred. Built from the element-wise kernels, so it runs on any device.
 class MseLoss {

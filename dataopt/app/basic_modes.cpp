@@ -1,8 +1,10 @@
 // The run (quickstart), priors, optimize and train modes.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 
+#include "core/runtime/table.hpp"
 #include "core/util/error.hpp"
 #include "core/util/random.hpp"
 #include "dataopt/app/modes.hpp"
@@ -66,8 +68,19 @@ void run_mode(RunContext& ctx) {
 
 void priors_mode(RunContext& ctx) {
   Setup s = make_setup(ctx);
-  for (const PriorStatus& st : prepare_priors(s))
-    ctx.say(fmt::format("prior {:<10} {} in {:.2f}s", st.name, st.trained ? "trained" : "reloaded", st.seconds));
+  // The model zoo: one row per prior (what it is and learned from); times stay in run.log.
+  Table zoo({"name", "kind", "arch", "embedding_dim", "about"});
+  Json list = Json::array();
+  for (const PriorStatus& st : prepare_priors(s)) {
+    const PriorSpec& spec = *std::find_if(s.plan.priors.begin(), s.plan.priors.end(),
+                                          [&](const PriorSpec& p) { return p.name == st.name; });
+    zoo.add_row({st.name, st.kind, spec.arch, st.dim, st.about});
+    list.push_back(Json(Json::Object{{"name", Json(st.name)}, {"kind", Json(st.kind)}, {"embedding_dim", Json(st.dim)},
+                                     {"about", Json(st.about)}}));
+    ctx.say(fmt::format("prior {:<14} {} in {:5.2f}s  {}", st.name, st.trained ? "trained " : "reloaded", st.seconds, st.about));
+  }
+  ctx.write_table("zoo.csv", zoo);
+  ctx.summary()["priors"] = list;
   ctx.say("priors saved in " + s.plan.priors_dir.string());
 }
 

@@ -9,14 +9,16 @@
 
 #include "core/log/log.hpp"
 #include "core/runtime/system.hpp"
+#include "core/runtime/table.hpp"
 #include "core/util/error.hpp"
 #include "core/util/random.hpp"
+#include "core/util/stats.hpp"
+#include "core/util/svg_chart.hpp"
 #include "core/util/thread_pool.hpp"
 #include "dataopt/app/modes.hpp"
 #include "dataopt/app/setup.hpp"
 #include "dataopt/data/idx.hpp"
 #include "dataopt/eval/probe.hpp"
-#include "dataopt/eval/svg_plot.hpp"
 #include "dataopt/math/projection.hpp"
 #include "dataopt/pipeline/optimized_dataset.hpp"
 
@@ -28,29 +30,40 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-struct Stat {
-  double mean = 0, sd = 0;
-};
-Stat stat(const std::vector<double>& v) {
-  Stat s;
-  if (v.empty()) return s;
-  for (double x : v) s.mean += x;
-  s.mean /= static_cast<double>(v.size());
-  for (double x : v) s.sd += (x - s.mean) * (x - s.mean);
-  s.sd = v.size() > 1 ? std::sqrt(s.sd / static_cast<double>(v.size() - 1)) : 0;
-  return s;
-}
-
 const char* describe(const std::string& m) {
   if (m == "raw") return "raw pixels";
   if (m == "random") return "random-init student";
-  if (m == "ssl") return "self-supervised student (denoising AE)";
+  if (m == "simclr") return "SimCLR student (contrastive, same pool)";
+  if (m == "dae") return "denoising-AE student (same pool)";
   if (m == "coopt") return "CoOpt aligned, MLP student";
   if (m == "coopt_noalign") return "CoOpt without alignment (T = I), MLP";
   if (m == "coopt_cnn") return "CoOpt aligned, CNN student";
-  if (m == "central") return "single best prior, central (upper reference)";
+  if (m == "central") return "single best prior, central";
   return "?";
 }
+
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// An accuracy chart (percent) whose y axis starts at the 5-point step below the lowest value.
+std::string accuracy_chart(const std::vector<ChartSeries>& series, const std::string& title, const std::string& x_label,
+                           const std::string& y_label) {
+  double lo = 100;
+  for (const ChartSeries& s : series)
+    for (double y : s.y) lo = std::min(lo, y);
+  ChartOptions o;
+  o.title = title;
+  o.x_label = x_label;
+  o.y_label = y_label;
+  o.y_min = std::max(0.0, 5 * std::floor(lo / 5 - 0.2));
+  return line_chart_svg(series, o);
+}
+
+// One method's results per probe epoch: few- and all-label accuracy over seeds and the mean
+// training time up to that epoch.
+struct Curve {
+  std::vector<MeanSd> few, all;
+  std::vector<double> seconds;
+};
 
 }  // namespace
 
@@ -61,9 +74,11 @@ void compare_mode(RunContext& ctx) {
   std::vector<int64_t> epochs = o.eval_epochs;
   std::sort(epochs.begin(), epochs.end());
   epochs.erase(std::unique(epochs.begin(), epochs.end()), epochs.end());
+  if (o.target_epoch > 0 && has(o.methods, "coopt") && !std::binary_search(epochs.begin(), epochs.end(), o.target_epoch))
+    throw ConfigError("coopt.eval.target_epoch " + std::to_string(o.target_epoch) + " is not one of coopt.eval.epochs");
 
   auto t = std::chrono::steady_clock::now();
-  std::vector<PriorStatus> priors = prepare_priors(s);
+  prepare_priors(s);
   const double priors_s = seconds_since(t);
   bool root = false;
   ParticipantReport rep = participant_phase(ctx, s, &root);
@@ -77,34 +92,22 @@ void compare_mode(RunContext& ctx) {
   const Tensor y = standardized(*device, od.targets);
   Tensor y_unaligned;
   if (od.targets_unaligned.defined()) y_unaligned = standardized(*device, od.targets_unaligned);
-  const bool want = [&] {
-    return std::find(o.methods.begin(), o.methods.end(), "coopt_noalign") != o.methods.end();
-  }();
-  if (want && !y_unaligned.defined()) throw ConfigError("coopt_noalign needs coopt.write_unaligned: true");
+  if (has(o.methods, "coopt_noalign") && !y_unaligned.defined())
+    throw ConfigError("coopt_noalign needs coopt.write_unaligned: true");
 
   // Upper reference: one prior embeds the whole pool centrally.
   Tensor y_central;
   std::string central_name = o.central_prior.empty() ? rep.names[static_cast<size_t>(rep.reference)] : o.central_prior;
-  if (std::find(o.methods.begin(), o.methods.end(), "central") != o.methods.end()) {
+  if (has(o.methods, "central")) {
     auto it = std::find(rep.names.begin(), rep.names.end(), central_name);
     if (it == rep.names.end()) throw ConfigError("coopt.eval.central_prior '" + central_name + "' is not a prior name");
     const int k = static_cast<int>(it - rep.names.begin());
-    PriorBuildContext c = build_context(*device, s.plan, *s.data, k, s.digits_csv);
-    c.height = od.geometry.h;
-    c.width = od.geometry.w;
-    Prior p = obtain_prior(s.plan, k, c);
+    Prior p = obtain_prior(s.plan, k, build_context(*device, s.plan, *s.data, k, od.geometry));
     const Tensor w = random_projection(p.dim(), s.plan.common_dim, projection_seed(s.plan.seed, k));
     y_central = standardized(*device, project(*device, p.embed(*device, od.images, iota_rows(0, od.images.rows())), w));
   }
 
   ProbeData pd = probe_data(s, od.images, ctx.seed());
-  // results[method][epoch index] -> per-seed values
-  std::map<std::string, std::vector<std::vector<double>>> few, all;
-  std::map<std::string, double> train_s;
-  for (const auto& m : o.methods) {
-    few[m].assign(epochs.size(), {});
-    all[m].assign(epochs.size(), {});
-  }
   // Every (seed, method) student is an independent job on its own context; jobs run on
   // ctx.threads() workers with one BLAS/OpenMP thread each, which uses the cores far better than
   // threading small GEMMs.
@@ -112,15 +115,14 @@ void compare_mode(RunContext& ctx) {
     int seed_index;
     std::string method;
     std::vector<ProbePoint> points;
-    double seconds = 0;
   };
   std::vector<Job> jobs;
   for (const auto& m : o.methods)  // slowest first, so the last jobs are short
     if (m == "coopt_cnn")
-      for (int si = 0; si < o.seeds; ++si) jobs.push_back({si, m, {}, 0});
+      for (int si = 0; si < o.seeds; ++si) jobs.push_back({si, m, {}});
   for (int si = 0; si < o.seeds; ++si)
     for (const auto& m : o.methods)
-      if (m != "coopt_cnn") jobs.push_back({si, m, {}, 0});
+      if (m != "coopt_cnn") jobs.push_back({si, m, {}});
   std::vector<std::vector<int64_t>> few_rows(static_cast<size_t>(o.seeds));
   for (int si = 0; si < o.seeds; ++si)
     few_rows[static_cast<size_t>(si)] =
@@ -137,7 +139,7 @@ void compare_mode(RunContext& ctx) {
     const std::string& m = job.method;
     if (m == "raw") {
       const ProbePoint p = probe_features(job_device, local.pool_images, local.test_images, local, 0);
-      for (int64_t e : epochs) job.points.push_back({static_cast<int>(e), p.few, p.all});
+      for (int64_t e : epochs) job.points.push_back({static_cast<int>(e), p.few, p.all, 0});
     } else {
       StudentRun r;
       r.arch = m == "coopt_cnn" ? o.cnn_arch : o.mlp_arch;
@@ -145,14 +147,23 @@ void compare_mode(RunContext& ctx) {
       r.fit = student_fit(o, derive_seed(seed, 0x51));
       r.eval_epochs = epochs;
       r.init_seed = derive_seed(seed, 0x1417);
-      r.objective = m == "random" ? StudentObjective::none : m == "ssl" ? StudentObjective::denoise : StudentObjective::targets;
+      r.objective = m == "random"   ? StudentObjective::none
+                    : m == "dae"    ? StudentObjective::denoise
+                    : m == "simclr" ? StudentObjective::contrastive
+                                    : StudentObjective::targets;
+      if (m == "simclr") {
+        r.simclr = o.simclr;
+        r.fit.lr = o.simclr.lr;
+        r.fit.batch = o.simclr.batch;
+        r.fit.augment = simclr_augment(o.simclr, r.fit.augment);
+      }
       r.targets = m == "coopt_noalign" ? &y_unaligned : m == "central" ? &y_central : &y;
       // The participants' weights come from the alignment, so only the aligned rows use them.
       if (m == "coopt" || m == "coopt_cnn") r.weights = &od.weight;
-      job.points = run_student(job_device, r, od.images, local, &job.seconds);
+      job.points = run_student(job_device, r, od.images, local);
     }
-    log::info("coopt: seed {} {:<14} epoch {} few {:.4f} all {:.4f} ({:.1f}s)", seed, m, job.points.front().epoch,
-              job.points.front().few, job.points.front().all, job.seconds);
+    log::info("coopt: seed {} {:<14} epoch {} few {:.4f} all {:.4f} ({:.1f}s)", seed, m, job.points.back().epoch,
+              job.points.back().few, job.points.back().all, job.points.back().train_seconds);
   };
   {
     OneMathThread one;
@@ -167,32 +178,65 @@ void compare_mode(RunContext& ctx) {
   }
   for (auto& d : job_devices) d.reset();
   if (RunContext::stop_requested()) throw Error("interrupted");
-  for (const Job& job : jobs) {
-    train_s[job.method] += job.seconds / o.seeds;
+
+  std::map<std::string, Curve> curves;
+  for (const auto& m : o.methods) {
+    Curve& c = curves[m];
     for (size_t e = 0; e < epochs.size(); ++e) {
-      few[job.method][e].push_back(job.points[e].few);
-      all[job.method][e].push_back(job.points[e].all);
+      std::vector<double> few, all, secs;
+      for (const Job& job : jobs)
+        if (job.method == m) {
+          few.push_back(job.points[e].few);
+          all.push_back(job.points[e].all);
+          secs.push_back(job.points[e].train_seconds);
+        }
+      c.few.push_back(mean_sd(few));
+      c.all.push_back(mean_sd(all));
+      c.seconds.push_back(mean_sd(secs).mean);
     }
   }
+  auto at = [&](const std::string& m, int64_t epoch, bool few_labels) -> double {
+    auto it = std::find(epochs.begin(), epochs.end(), epoch);
+    if (!curves.count(m) || it == epochs.end()) return std::nan("");
+    const size_t e = static_cast<size_t>(it - epochs.begin());
+    return (few_labels ? curves[m].few : curves[m].all)[e].mean;
+  };
+
+  // Time to accuracy: the first probe epoch at which each row's mean few-label accuracy reaches
+  // CoOpt aligned's after eval.target_epoch (the paper's speed-up claim), and its training time.
+  const double target = o.target_epoch > 0 ? at("coopt", o.target_epoch, true) : std::nan("");
+  std::map<std::string, int64_t> reach_epoch;
+  std::map<std::string, double> reach_s;
+  if (!std::isnan(target))
+    for (const auto& m : o.methods)
+      for (size_t e = 0; e < epochs.size(); ++e)
+        if (curves[m].few[e].mean >= target) {
+          reach_epoch[m] = epochs[e];
+          reach_s[m] = curves[m].seconds[e];
+          break;
+        }
 
   Table table({"method", "epoch", "few_label_acc", "few_label_sd", "all_label_acc", "all_label_sd"});
   table.set_precision(4);
-  std::vector<PlotSeries> plot_few, plot_all;
+  std::vector<ChartSeries> plot_few, plot_all, plot_time;
   Json results = Json::object();
   for (const auto& m : o.methods) {
-    PlotSeries pf{m, {}, {}, {}}, pa{m, {}, {}, {}};
+    const Curve& c = curves[m];
+    ChartSeries pf{m, {}, {}}, pa{m, {}, {}}, pt{m, {}, {}};
     Json jm = Json::array();
     for (size_t e = 0; e < epochs.size(); ++e) {
-      const Stat f = stat(few[m][e]), a = stat(all[m][e]);
-      table.add_row({m, epochs[e], f.mean, f.sd, a.mean, a.sd});
+      table.add_row({m, epochs[e], c.few[e].mean, c.few[e].sd, c.all[e].mean, c.all[e].sd});
       pf.x.push_back(static_cast<double>(epochs[e]));
-      pf.y.push_back(100 * f.mean);
-      pf.spread.push_back(100 * f.sd);
+      pf.y.push_back(100 * c.few[e].mean);
       pa.x.push_back(static_cast<double>(epochs[e]));
-      pa.y.push_back(100 * a.mean);
-      pa.spread.push_back(100 * a.sd);
-      jm.push_back(Json(Json::Object{{"epoch", Json(epochs[e])}, {"few", Json(f.mean)}, {"few_sd", Json(f.sd)},
-                                     {"all", Json(a.mean)}, {"all_sd", Json(a.sd)}}));
+      pa.y.push_back(100 * c.all[e].mean);
+      jm.push_back(Json(Json::Object{{"epoch", Json(epochs[e])}, {"few", Json(c.few[e].mean)}, {"few_sd", Json(c.few[e].sd)},
+                                     {"all", Json(c.all[e].mean)}, {"all_sd", Json(c.all[e].sd)}}));
+    }
+    if (m != "raw" && m != "random") {  // untrained rows take no training time
+      pt.x = c.seconds;
+      pt.y = pf.y;
+      plot_time.push_back(pt);
     }
     results[m] = jm;
     plot_few.push_back(pf);
@@ -200,36 +244,35 @@ void compare_mode(RunContext& ctx) {
   }
   ctx.write_table("comparison.csv", table);
   const std::string lpc = std::to_string(o.labels_per_class);
-  ctx.write_text("accuracy_few_labels.svg",
-                 svg_line_chart("Linear probe, " + lpc + " labels/class (mean +- sd over " + std::to_string(o.seeds) + " seeds)",
-                                "student epochs", "test accuracy (%)", plot_few));
-  ctx.write_text("accuracy_all_labels.svg",
-                 svg_line_chart("Linear probe, all pool labels", "student epochs", "test accuracy (%)", plot_all));
+  const std::string scored = o.eval_on == "validation" ? "validation rows" : "test";
+  const std::string seeds = std::to_string(o.seeds) + " seeds";
+  ctx.write_text("accuracy_few_labels.svg", accuracy_chart(plot_few, "Linear probe, " + lpc + " labels/class (mean over " + seeds + ")",
+                                                           "student epochs", scored + " accuracy (%)"));
+  ctx.write_text("accuracy_all_labels.svg", accuracy_chart(plot_all, "Linear probe, all pool labels (mean over " + seeds + ")",
+                                                           "student epochs", scored + " accuracy (%)"));
+  // Wall time varies run to run: this plot, like timing.json, is not a deterministic output.
+  ctx.write_text("accuracy_vs_time.svg",
+                 accuracy_chart(plot_time, "Linear probe, " + lpc + " labels/class, against training time (mean over " + seeds + ")",
+                                "training seconds per student on this machine", scored + " accuracy (%)"));
 
-  // The protocol's claims, evaluated on this run.
-  auto at = [&](const std::string& m, int64_t epoch, bool few_labels) -> double {
-    auto it = std::find(epochs.begin(), epochs.end(), epoch);
-    if (!few.count(m) || it == epochs.end()) return std::nan("");
-    return stat((few_labels ? few : all)[m][static_cast<size_t>(it - epochs.begin())]).mean;
-  };
+  // The protocol's claims (issue 14), evaluated on this run.
+  const int64_t last = epochs.back();
   Json checks = Json::object();
-  const double c1 = at("coopt", 1, true);
-  checks["coopt_epoch1_few"] = c1;
-  checks["coopt_minus_noalign_epoch6"] = at("coopt", 6, true) - at("coopt_noalign", 6, true);
-  checks["coopt_minus_ssl_epoch1"] = c1 - at("ssl", 1, true);
-  Json reach = nullptr;
-  if (few.count("ssl"))
-    for (size_t e = 0; e < epochs.size(); ++e)
-      if (stat(few["ssl"][e]).mean >= c1) {
-        reach = Json(epochs[e]);
-        break;
-      }
-  checks["ssl_first_eval_epoch_reaching_coopt_epoch1"] = reach;
-  checks["cnn_minus_mlp_epoch1"] = at("coopt_cnn", 1, true) - c1;
-  checks["cnn_minus_mlp_last"] = at("coopt_cnn", epochs.back(), true) - at("coopt", epochs.back(), true);
+  checks["last_epoch"] = last;
+  checks["coopt_minus_noalign_last"] = at("coopt", last, true) - at("coopt_noalign", last, true);
+  checks["coopt_minus_simclr_epoch1"] = at("coopt", 1, true) - at("simclr", 1, true);
+  checks["target_accuracy"] = target;
+  Json reach = Json::object();
+  for (const auto& m : o.methods) reach[m] = reach_epoch.count(m) ? Json(reach_epoch[m]) : Json(nullptr);
+  checks["first_epoch_reaching_target"] = reach;
+  Json simclr_vs_random = Json::object();
+  for (int64_t e : epochs) simclr_vs_random[std::to_string(e)] = at("simclr", e, true) - at("random", e, true);
+  checks["simclr_minus_random"] = simclr_vs_random;
+  checks["cnn_minus_mlp_last"] = at("coopt_cnn", last, true) - at("coopt", last, true);
 
   Json& sum = ctx.summary();
   sum["data"] = s.data->describe();
+  sum["scored_on"] = o.eval_on;
   sum["pool_size"] = s.plan.pool_size;
   sum["participants"] = rep.manifest["participants"];
   sum["reference"] = rep.names[static_cast<size_t>(rep.reference)];
@@ -240,22 +283,35 @@ void compare_mode(RunContext& ctx) {
   Json timing = Json::object();
   timing["priors_s"] = priors_s;
   timing["participant_phase_s"] = participants_s;
-  Json per_method = Json::object();
-  for (const auto& [m, secs] : train_s) per_method[m] = secs;
+  Json per_method = Json::object(), to_target = Json::object();
+  for (const auto& m : o.methods) {
+    Json secs = Json::array();
+    for (double v : curves[m].seconds) secs.push_back(v);
+    per_method[m] = secs;
+    to_target[m] = reach_s.count(m) ? Json(reach_s[m]) : Json(nullptr);
+  }
+  timing["epochs"] = Json(Json::Array(epochs.begin(), epochs.end()));
   timing["student_train_s_per_seed"] = per_method;
+  timing["train_s_to_target"] = to_target;
   timing["total_s"] = seconds_since(t_all);
   ctx.write_json("timing.json", timing);
 
-  ctx.say(fmt::format("coopt compare: {} | pool {} | {} participants, reference prior '{}' | {} seed(s)",
+  ctx.say(fmt::format("coopt compare: {} | pool {} | {} participants, reference prior '{}' | {} seed(s) | scored on {}",
                       s.data->describe(), s.plan.pool_size, s.plan.participants(),
-                      rep.names[static_cast<size_t>(rep.reference)], o.seeds));
-  ctx.say(fmt::format("{:<46} {:>5} {:>16} {:>16}", "method", "epoch", lpc + " labels/class", "all labels"));
+                      rep.names[static_cast<size_t>(rep.reference)], o.seeds, scored));
+  ctx.say(fmt::format("{:<40} {:>5} {:>16} {:>16} {:>8}", "method", "epoch", lpc + " labels/class", "all labels", "train s"));
   for (const auto& m : o.methods)
     for (size_t e = 0; e < epochs.size(); ++e) {
-      const Stat f = stat(few[m][e]), a = stat(all[m][e]);
-      ctx.say(fmt::format("{:<46} {:>5} {:>9.2f} +- {:<4.2f} {:>9.2f} +- {:<4.2f}", describe(m), epochs[e], 100 * f.mean,
-                          100 * f.sd, 100 * a.mean, 100 * a.sd));
+      const Curve& c = curves[m];
+      ctx.say(fmt::format("{:<40} {:>5} {:>9.2f} +- {:<4.2f} {:>9.2f} +- {:<4.2f} {:>8.1f}", describe(m), epochs[e],
+                          100 * c.few[e].mean, 100 * c.few[e].sd, 100 * c.all[e].mean, 100 * c.all[e].sd, c.seconds[e]));
     }
+  if (!std::isnan(target)) {
+    ctx.say(fmt::format("time to {:.2f}% ({} labels/class; CoOpt aligned after epoch {}):", 100 * target, lpc, o.target_epoch));
+    for (const auto& m : o.methods)
+      ctx.say(reach_epoch.count(m) ? fmt::format("  {:<38} epoch {:>3}, {:.1f}s of training", describe(m), reach_epoch[m], reach_s[m])
+                                   : fmt::format("  {:<38} not within {} epochs", describe(m), last));
+  }
   ctx.say(fmt::format("time: priors {:.1f}s, participant phase {:.1f}s, total {:.1f}s", priors_s, participants_s,
                       seconds_since(t_all)));
 }

@@ -1,6 +1,6 @@
 #include "dataopt/app/setup.hpp"
 
-#include <cstring>
+#include <algorithm>
 
 #include "core/comm/factory.hpp"
 #include "core/log/log.hpp"
@@ -8,19 +8,57 @@
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/random.hpp"
+#include "dataopt/data/idx.hpp"
 #include "dataopt/eval/probe.hpp"
+#include "dataopt/pipeline/exchange.hpp"
 
 namespace mlsys::dataopt {
 
 namespace fs = std::filesystem;
 
 std::unique_ptr<DeviceContext> Setup::context(const std::string& name) const {
-  if (device.type != "cpu") throw ConfigError("coopt runs on the CPU only (device.type: cpu)");
-  return std::make_unique<DeviceContext>(Device::cpu(), static_cast<uint64_t>(device.host_pool_limit_mb * 1048576.0), name);
+  auto mb = [](double v) { return static_cast<uint64_t>(v * 1048576.0); };
+  if (device.type == "cpu") return std::make_unique<DeviceContext>(Device::cpu(), mb(device.host_pool_limit_mb), name);
+  if (device.type != "cuda") throw ConfigError("device.type must be cpu or cuda, got '" + device.type + "'");
+  cpu_context().pool().set_limit(mb(device.host_pool_limit_mb));  // host staging (batches, probes)
+  // One GPU per MPI process of a node (as train-gnn: device.index + the launcher rank).
+  return std::make_unique<DeviceContext>(Device::cuda(device.index + std::max(0, launcher_rank())),
+                                         mb(device.device_pool_limit_mb), name);
 }
 
 OneMathThread::OneMathThread() : saved_(thread_count()) { set_thread_count(1); }
 OneMathThread::~OneMathThread() { set_thread_count(saved_); }
+
+namespace {
+
+// The files this run reads, in summary.json's "inputs" (core/runtime has no run-record mechanism
+// for inputs in this build, so coopt writes its own): the target dataset's IDX files (or
+// "synthetic") and, per prior, the files it learns from or loads.
+void record_inputs(RunContext& ctx, const Setup& s) {
+  Json in = Json::object();
+  if (s.data->synthetic()) {
+    in["target"] = "synthetic";
+  } else {
+    Json files = Json::array();
+    const std::vector<std::string> splits = s.opt.eval_on == "validation" ? std::vector<std::string>{"train"}
+                                                                          : std::vector<std::string>{"train", "test"};
+    for (const std::string& split : splits)
+      for (const char* kind : {"images", "labels"}) files.push_back(find_idx_file(s.opt.data_dir, split, kind).string());
+    in["target"] = files;
+  }
+  Json priors = Json::object();
+  for (const PriorSpec& spec : s.plan.priors) {
+    PriorBuildContext c;
+    c.digits_csv = s.plan.digits_csv;
+    Json files = Json::array();
+    for (const fs::path& f : prior_input_files(spec, c)) files.push_back(f.string());
+    priors[spec.name] = spec.target_data() && spec.rows_end > spec.rows_begin ? Json("target") : files;
+  }
+  in["priors"] = priors;
+  ctx.summary()["inputs"] = in;
+}
+
+}  // namespace
 
 Setup make_setup(RunContext& ctx) {
   Setup s;
@@ -38,12 +76,15 @@ Setup make_setup(RunContext& ctx) {
   if (o.pool_begin + o.pool_size > s.data->train_count())
     throw ConfigError("coopt.pool.begin + coopt.pool.size = " + std::to_string(o.pool_begin + o.pool_size) +
                       " exceeds the " + std::to_string(s.data->train_count()) + " train images of " + s.data->describe());
-  s.digits_csv = o.digits_csv;
-  if (s.digits_csv.empty() && !data_dir().empty()) s.digits_csv = data_dir() / "images/sklearn_digits/digits.csv.gz";
   Plan& p = s.plan;
+  // A file the user names is the file used: a missing one stops the run (no fallback).
+  p.digits_csv = o.digits_csv;
+  if (!p.digits_csv.empty() && !fs::is_regular_file(p.digits_csv))
+    throw ConfigError("coopt.data.digits_csv: " + p.digits_csv.string() + " is not a file");
+  p.simclr = o.simclr;
   p.priors = parse_prior_specs(o.priors);
   for (const PriorSpec& spec : p.priors)
-    if (spec.rows_end > o.pool_begin && spec.rows_begin < o.pool_begin + o.pool_size)
+    if (spec.target_data() && spec.rows_end > o.pool_begin && spec.rows_begin < o.pool_begin + o.pool_size)
       throw ConfigError(spec.where + ": prior '" + spec.name + "' rows [" + std::to_string(spec.rows_begin) + ", " +
                         std::to_string(spec.rows_end) + ") overlap the pool [" + std::to_string(o.pool_begin) + ", " +
                         std::to_string(o.pool_begin + o.pool_size) + "); priors must not see pool images");
@@ -63,6 +104,19 @@ Setup make_setup(RunContext& ctx) {
   p.write_unaligned = o.write_unaligned;
   if (p.pool_size < 2 * p.participants())
     throw ConfigError("coopt.pool.size must give every participant at least 2 images");
+  if (o.eval_on == "validation") {
+    const int64_t vb = o.validation_begin, ve = o.validation_begin + o.validation_size;
+    if (o.validation_size < 1) throw ConfigError("coopt.eval.on: validation needs coopt.eval.validation.size > 0");
+    if (ve > s.data->train_count())
+      throw ConfigError("coopt.eval.validation rows [" + std::to_string(vb) + ", " + std::to_string(ve) + ") exceed the " +
+                        std::to_string(s.data->train_count()) + " train images");
+    if (ve > o.pool_begin && vb < o.pool_begin + o.pool_size)
+      throw ConfigError("coopt.eval.validation rows overlap the pool; choose train rows outside it");
+    for (const PriorSpec& spec : p.priors)
+      if (spec.target_data() && spec.rows_end > vb && spec.rows_begin < ve)
+        throw ConfigError(spec.where + ": prior '" + spec.name + "' rows overlap the validation split");
+  }
+  record_inputs(ctx, s);
   return s;
 }
 
@@ -72,11 +126,8 @@ std::vector<PriorStatus> prepare_priors(const Setup& s) {
   const ImageSet probe = s.data->train_rows(s.plan.pool_begin, s.plan.pool_begin + 1);
   const auto device = s.context("coopt.priors");
   for (int k = 0; k < s.plan.participants(); ++k) {
-    PriorBuildContext c = build_context(*device, s.plan, *s.data, k, s.digits_csv);
-    c.height = probe.height;
-    c.width = probe.width;
     PriorStatus st;
-    obtain_prior(s.plan, k, c, &st);
+    obtain_prior(s.plan, k, build_context(*device, s.plan, *s.data, k, probe.geometry()), &st);
     log::info("coopt: prior {} {} in {:.2f}s", st.name, st.trained ? "trained" : "reloaded", st.seconds);
     out.push_back(st);
   }
@@ -99,17 +150,20 @@ ParticipantReport participant_phase(RunContext& ctx, const Setup& s, bool* is_ro
     devices.push_back(s.context("coopt.rank" + std::to_string(inproc ? r : std::max(0, launcher_rank()))));
   comm::run_ranks(co, [&](comm::Communicator& c) {
     set_thread_count(1);
-    // Every rank must write where rank 0 writes, even when MPI processes resolved "" differently.
-    Plan plan = s.plan;
-    char dir[4096] = {};
-    std::strncpy(dir, plan.dataset_dir.c_str(), sizeof dir - 1);
-    c.broadcast(dir, sizeof dir, 0);
-    plan.dataset_dir = dir;
-    std::strncpy(dir, plan.priors_dir.c_str(), sizeof dir - 1);
-    c.broadcast(dir, sizeof dir, 0);
-    plan.priors_dir = dir;
     DeviceContext& device = *devices[static_cast<size_t>(inproc ? c.rank() : 0)];
-    ParticipantReport r = run_participants(c, device, plan, *s.data, s.digits_csv);
+    // Every rank must write where rank 0 writes, even when MPI processes resolved "" differently.
+    Exchange x(c, device);
+    Plan plan = s.plan;
+    auto agree = [&](std::filesystem::path& p) {
+      std::vector<char> dir(4096, 0);
+      const std::string text = p.string();
+      std::copy_n(text.begin(), std::min(text.size(), dir.size() - 1), dir.begin());
+      x.broadcast(dir, 0);
+      p = std::string(dir.data());
+    };
+    agree(plan.dataset_dir);
+    agree(plan.priors_dir);
+    ParticipantReport r = run_participants(c, device, plan, *s.data);
     if (c.rank() == 0) {
       rep = std::move(r);
       root = true;
@@ -123,7 +177,9 @@ ParticipantReport participant_phase(RunContext& ctx, const Setup& s, bool* is_ro
 ProbeData probe_data(const Setup& s, const Tensor& pool_images, uint64_t seed) {
   ProbeData d;
   const ImageSet pool = s.data->train_rows(s.plan.pool_begin, s.plan.pool_begin + s.plan.pool_size);
-  const ImageSet test = s.data->test(s.opt.test_size);
+  const ImageSet test = s.opt.eval_on == "validation"
+                            ? s.data->train_rows(s.opt.validation_begin, s.opt.validation_begin + s.opt.validation_size)
+                            : s.data->test(s.opt.test_size);
   d.pool_images = pool_images;
   d.pool_labels = pool.labels;
   d.test_images = test.images();

@@ -19,7 +19,6 @@ struct Setup {
   DeviceOptions device;
   Plan plan;
   std::unique_ptr<DataSource> data;
-  std::filesystem::path digits_csv;
   // A context for one unit of work (the priors, a rank, a student), on the configured device, with
   // its own pool named `name` (summary.json lists each pool's statistics under that name).
   std::unique_ptr<DeviceContext> context(const std::string& name) const;
@@ -49,7 +48,8 @@ std::vector<PriorStatus> prepare_priors(const Setup& s);
 // Returns rank 0's report; `is_root` tells whether this process holds rank 0.
 ParticipantReport participant_phase(RunContext& ctx, const Setup& s, bool* is_root);
 
-// Pool labels, test set and the few-label subset for `seed`.
+// Pool labels, the images the probe is scored on (the test file, or the validation rows with
+// eval.on: validation) and the few-label subset for `seed`.
 ProbeData probe_data(const Setup& s, const Tensor& pool_images, uint64_t seed);
 
 FitOptions student_fit(const CooptOptions& o, uint64_t seed);

@@ -4,9 +4,9 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/util/csv.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
-#include "dataopt/data/bytes.hpp"
 
 namespace mlsys::dataopt {
 
@@ -22,37 +22,33 @@ bool parse_float(std::string_view s, float& out) {
 }  // namespace
 
 Tensor read_csv_matrix(const std::filesystem::path& path) {
-  const std::string text = read_bytes(path);
+  if (!std::filesystem::is_regular_file(path)) throw InputError("CSV file not found: " + path.string());
+  CsvReader in(path);
   int64_t rows = 0, cols = 0;
-  std::vector<float> data;  // row-major
-  size_t line_no = 0, pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (trim(line).empty()) continue;
-    std::vector<std::string> cells = split(line, ',');
-    std::vector<float> row(cells.size());
+  bool first = true;
+  std::vector<float> data, row;  // row-major
+  while (in.next()) {
+    if (!in.complete()) throw InputError(in.where() + ": unclosed quote");
+    const auto& cells = in.fields();
+    row.resize(cells.size());
     bool numeric = true;
     for (size_t c = 0; c < cells.size() && numeric; ++c) numeric = parse_float(cells[c], row[c]);
+    const bool header = first;
+    first = false;
     if (!numeric) {
-      if (rows == 0 && line_no == 1) continue;  // a header line of column names
-      throw InputError(path.string() + ":" + std::to_string(line_no) + ": non-numeric or non-finite cell");
+      if (header) continue;  // a header line of column names
+      throw InputError(in.where() + ": non-numeric or non-finite cell");
     }
     if (rows == 0) cols = static_cast<int64_t>(row.size());
     if (static_cast<int64_t>(row.size()) != cols)
-      throw InputError(path.string() + ":" + std::to_string(line_no) + ": " + std::to_string(row.size()) +
-                       " columns, expected " + std::to_string(cols) + " like the first row");
+      throw InputError(in.where() + ": " + std::to_string(row.size()) + " columns, expected " + std::to_string(cols) +
+                       " like the first row");
     data.insert(data.end(), row.begin(), row.end());
     ++rows;
   }
   if (rows == 0) throw InputError(path.string() + ": no numeric rows");
   return Tensor::from_vector(std::move(data), Shape{rows, cols});
 }
-
 ImageSet read_csv_images(const std::filesystem::path& path) {
   const Tensor m = read_csv_matrix(path);
   const int64_t rows = m.dim(0), cols = m.dim(1), pixels = cols - 1;

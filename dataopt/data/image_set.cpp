@@ -65,4 +65,36 @@ ImageSet concat(const std::vector<const ImageSet*>& parts) {
   return out;
 }
 
+ImageSet resize_images(const ImageSet& s, int height, int width) {
+  if (height < 1 || width < 1) throw Error("resize: target size must be positive");
+  ImageSet out;
+  out.n = s.n;
+  out.channels = s.channels;
+  out.height = height;
+  out.width = width;
+  out.labels = s.labels;
+  out.classes = s.classes;
+  out.source = s.source;
+  out.pixels.resize(static_cast<size_t>(out.n * out.dim()));
+  const double fy = static_cast<double>(s.height) / height, fx = static_cast<double>(s.width) / width;
+  for (int64_t i = 0; i < s.n; ++i)
+    for (int c = 0; c < s.channels; ++c) {
+      const float* src = s.image(i) + static_cast<int64_t>(c) * s.height * s.width;
+      float* dst = out.pixels.data() + i * out.dim() + static_cast<int64_t>(c) * height * width;
+      for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+          // Pixel centres map onto the source grid (align_corners = false).
+          const double sy = std::clamp((y + 0.5) * fy - 0.5, 0.0, s.height - 1.0);
+          const double sx = std::clamp((x + 0.5) * fx - 0.5, 0.0, s.width - 1.0);
+          const int y0 = static_cast<int>(sy), x0 = static_cast<int>(sx);
+          const int y1 = std::min(y0 + 1, s.height - 1), x1 = std::min(x0 + 1, s.width - 1);
+          const double ay = sy - y0, ax = sx - x0;
+          const double v = (1 - ay) * ((1 - ax) * src[y0 * s.width + x0] + ax * src[y0 * s.width + x1]) +
+                           ay * ((1 - ax) * src[y1 * s.width + x0] + ax * src[y1 * s.width + x1]);
+          dst[y * width + x] = static_cast<float>(v);
+        }
+    }
+  return out;
+}
+
 }  // namespace mlsys::dataopt

@@ -40,4 +40,8 @@ struct ImageSet {
 // Concatenates sets of identical geometry.
 ImageSet concat(const std::vector<const ImageSet*>& parts);
 
+// Bilinear resize of every image to height x width (pixel centres aligned, align_corners = false),
+// e.g. 8x8 digits or 16x16 USPS to a 28x28 target for a prior. Labels are kept.
+ImageSet resize_images(const ImageSet& s, int height, int width);
+
 }  // namespace mlsys::dataopt

@@ -129,7 +129,8 @@ void write_npy(const fs::path& path, const std::vector<int64_t>& shape, const st
 void write_npy(const fs::path& path, const Tensor& t) {
   std::vector<int64_t> shape;
   for (int i = 0; i < t.rank(); ++i) shape.push_back(t.dim(i));
-  write_file_atomic(path, npy_bytes("<f4", shape, t.data<float>(), static_cast<size_t>(t.numel()) * sizeof(float)));
+  const std::vector<float> v = t.to_vector<float>();  // from any device
+  write_file_atomic(path, npy_bytes("<f4", shape, v.data(), v.size() * sizeof(float)));
 }
 
 void write_npy_int(const fs::path& path, const std::vector<int32_t>& data) {

@@ -20,7 +20,7 @@ struct NpyArray {
 // size that does not match the header.
 NpyArray read_npy(const std::filesystem::path& path);
 void write_npy(const std::filesystem::path& path, const std::vector<int64_t>& shape, const std::vector<float>& data);
-// A host f32 tensor with its shape.
+// An f32 tensor (any device) with its shape.
 void write_npy(const std::filesystem::path& path, const Tensor& t);
 void write_npy_int(const std::filesystem::path& path, const std::vector<int32_t>& data);
 

@@ -19,7 +19,4 @@ struct SyntheticSpec {
 
 ImageSet make_synthetic(const SyntheticSpec& spec);
 
-// Bilinear resize of every image to side x side (e.g. 8x8 digits to 28x28 for a prior).
-ImageSet resize_images(const ImageSet& s, int height, int width);
-
 }  // namespace mlsys::dataopt

@@ -11,11 +11,12 @@ namespace mlsys::dataopt {
 
 namespace {
 
-// Standardized features with a trailing 1 (bias), on ctx.
-Tensor design(DeviceContext& ctx, const Tensor& f, const std::vector<float>& mean, const std::vector<float>& stdev) {
+// Standardized features with a trailing 1 (bias), as a host tensor (built from a host copy of f).
+Tensor design(const Tensor& f, const std::vector<float>& mean, const std::vector<float>& stdev) {
   const int64_t rows = f.dim(0), cols = f.dim(1);
-  Tensor x = Tensor::empty({rows, cols + 1}, DType::f32, ctx);
-  const float* src = f.data<float>();
+  Tensor x = Tensor::empty({rows, cols + 1}, DType::f32);
+  const std::vector<float> fv = f.to_vector<float>();
+  const float* src = fv.data();
   float* dst = x.data<float>();
   for (int64_t i = 0; i < rows; ++i) {
     for (int64_t j = 0; j < cols; ++j)
@@ -25,7 +26,7 @@ Tensor design(DeviceContext& ctx, const Tensor& f, const std::vector<float>& mea
   return x;
 }
 
-// X^T Y for one-hot Y (classes columns), in double.
+// X^T Y for one-hot Y (classes columns), in double; x is a host tensor.
 std::vector<double> cross(const Tensor& x, const std::vector<int32_t>& y, int classes) {
   const int64_t rows = x.dim(0), cols = x.dim(1);
   const float* p = x.data<float>();
@@ -44,7 +45,7 @@ ProbeResult linear_probe(DeviceContext& ctx, const Tensor& train_features, const
       test_features.rows() != static_cast<int64_t>(test_labels.size()))
     throw Error("linear probe: feature and label counts differ");
   if (train_features.rows() == 0) throw Error("linear probe: no labeled rows");
-  const Tensor xtr = design(ctx, train_features, mean, stdev), xte = design(ctx, test_features, mean, stdev);
+  const Tensor xtr = design(train_features, mean, stdev), xte = design(test_features, mean, stdev);
   const int64_t d = xtr.dim(1);
   const Tensor gram = matmul(ctx, xtr, xtr, true, false);
   std::vector<double> g = to_double(gram);
@@ -59,7 +60,7 @@ ProbeResult linear_probe(DeviceContext& ctx, const Tensor& train_features, const
   const std::vector<double> w = cholesky_solve(std::move(g), d, c, classes, res.ridge * diag);
   if (xte.rows() == 0) return res;
   // Class scores of the test rows and the rows whose best class is the label.
-  const Tensor scores = matmul(ctx, xte, host_matrix(std::vector<float>(w.begin(), w.end()), d, classes));
+  const Tensor scores = matmul(ctx, xte, host_matrix(std::vector<float>(w.begin(), w.end()), d, classes));  // on ctx
   const int64_t ok = kernels::count_correct(ctx, scores, Tensor::from_vector(std::vector<int32_t>(test_labels)).to(ctx), Tensor());
   res.accuracy = static_cast<double>(ok) / static_cast<double>(xte.rows());
   return res;

@@ -2,8 +2,8 @@
 // Linear probe of frozen features: a ridge-regression classifier (one-hot targets, bias column) on
 // features standardized with statistics of an unlabeled reference set (the pool). The ridge is
 // lambda = d (a unit-variance prior on class scores) unless `ridge` > 0 gives it relative to
-// mean(diag(X^T X)). Nothing is tuned on the test rows. Features are host tensors [rows, d];
-// products run on ctx.
+// mean(diag(X^T X)). Nothing is tuned on the test rows. Features are tensors [rows, d] on any
+// device; products run on ctx, the solve on the host in double.
 #include <cstdint>
 #include <vector>
 

@@ -40,6 +40,7 @@ std::vector<ProbePoint> run_student(DeviceContext& ctx, const StudentRun& run, c
   double secs = 0;
   auto probe = [&](int epoch) {
     out.push_back(probe_features(ctx, net.features(data.pool_images), net.features(data.test_images), data, epoch));
+    out.back().train_seconds = secs;
   };
   if (run.objective == StudentObjective::none) {
     probe(0);
@@ -65,6 +66,8 @@ std::vector<ProbePoint> run_student(DeviceContext& ctx, const StudentRun& run, c
   if (run.objective == StudentObjective::targets) {
     net.add_head(run.targets->dim(1), derive_seed(run.init_seed, 7));
     fit_student(net, train_images, *run.targets, fo, hook, run.weights);
+  } else if (run.objective == StudentObjective::contrastive) {
+    fit_contrastive(net, train_images, fo, run.simclr, hook);
   } else {
     net.add_head(train_images.dim(1), derive_seed(run.init_seed, 7));
     fit_denoiser(net, train_images, fo, hook);

@@ -19,13 +19,16 @@ struct ProbeData {
 struct ProbePoint {
   int epoch = 0;
   double few = 0, all = 0;  // accuracy with few labels / all pool labels
+  double train_seconds = 0;  // training time up to this epoch (probes not counted)
 };
 
 // Probe of given features (pool rows first, then test rows), on ctx.
 ProbePoint probe_features(DeviceContext& ctx, const Tensor& pool_features, const Tensor& test_features,
                           const ProbeData& data, int epoch);
 
-enum class StudentObjective { targets, denoise, none };
+// What the student learns from: the optimized dataset's targets (CoOpt), reconstructing its own
+// views (a denoising autoencoder), contrasting its views (SimCLR), or nothing (random init).
+enum class StudentObjective { targets, denoise, contrastive, none };
 
 struct StudentRun {
   std::string arch;
@@ -34,6 +37,7 @@ struct StudentRun {
   const Tensor* targets = nullptr;              // standardized; objective == targets
   const std::vector<float>* weights = nullptr;  // per image loss weight (objective == targets), or none
   FitOptions fit;
+  SimclrOptions simclr;  // objective == contrastive
   std::vector<int64_t> eval_epochs;
   uint64_t init_seed = 1;
 };

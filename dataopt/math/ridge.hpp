@@ -2,7 +2,7 @@
 // Step 4: the alignment map T (n x n) minimizing ||A T - B||^2 + lambda ||T||^2, with A the
 // participant's projected embeddings of S and B the reference's. lambda = ridge * mean(diag(A^T A))
 // so one setting works whatever the embedding scale. Solved by Cholesky in double precision.
-// Tensors are 2-D f32 on the host; products run on ctx.
+// Tensors are 2-D f32 on any device; products run on ctx, the small solves on the host in double.
 #include <vector>
 
 #include "core/tensor/device_context.hpp"
@@ -20,7 +20,7 @@ Tensor identity_matrix(int64_t n);
 // (b^(-i): the prediction of a map fitted without row i, from the closed form e_i / (1 - h_ii)):
 // how much of the reference's variation the participant predicts on images it was not fitted on.
 struct Alignment {
-  Tensor t;                   // n x n (host)
+  Tensor t;                   // n x n (host; moved to ctx by apply)
   std::vector<float> offset;  // n (zeros without intercept)
   double loo_r2 = 1;
   Tensor apply(DeviceContext& ctx, const Tensor& a) const;

@@ -28,7 +28,7 @@ Tensor matmul(DeviceContext& ctx, const Tensor& a, const Tensor& b, bool trans_a
   const int64_t kb = trans_b ? b.dim(1) : b.dim(0), n = trans_b ? b.dim(0) : b.dim(1);
   if (k != kb) throw Error("matmul: inner dimensions differ (" + std::to_string(k) + " vs " + std::to_string(kb) + ")");
   Tensor c = Tensor::empty({m, n}, DType::f32, ctx);
-  kernels::gemm(ctx, a, trans_a, b, trans_b, c);
+  kernels::gemm(ctx, a.to(ctx), trans_a, b.to(ctx), trans_b, c);
   return c;
 }
 
@@ -39,7 +39,7 @@ Tensor select_rows(DeviceContext& ctx, const Tensor& m, const std::vector<int64_
   s[0] = static_cast<int64_t>(rows.size());
   Tensor out = Tensor::empty(s, DType::f32, ctx);
   if (rows.empty()) return out;
-  kernels::gather_rows(ctx, m, Tensor::from_vector(std::vector<int64_t>(rows)).to(ctx), out);
+  kernels::gather_rows(ctx, m.to(ctx), Tensor::from_vector(std::vector<int64_t>(rows)).to(ctx), out);
   return out;
 }
 
@@ -51,17 +51,9 @@ Tensor copy_on(DeviceContext& ctx, const Tensor& m) {
 
 Tensor l2_normalize_rows(DeviceContext& ctx, const Tensor& m) {
   require_matrix(m, "l2_normalize_rows");
-  Tensor out = copy_on(ctx, m);
-  const int64_t rows = m.dim(0), cols = m.dim(1);
-  float* p = out.data<float>();
-  for (int64_t i = 0; i < rows; ++i) {
-    float* r = p + i * cols;
-    double s = 0;
-    for (int64_t j = 0; j < cols; ++j) s += static_cast<double>(r[j]) * r[j];
-    if (s <= 0) continue;
-    const auto inv = static_cast<float>(1.0 / std::sqrt(s));
-    for (int64_t j = 0; j < cols; ++j) r[j] *= inv;
-  }
+  Tensor out = Tensor::empty(m.shape(), DType::f32, ctx), norm = Tensor::empty({m.dim(0)}, DType::f32, ctx);
+  // A zero row divided by the clamped norm stays zero.
+  kernels::l2_normalize_rows(ctx, m.to(ctx), out, norm, 1e-30f);
   return out;
 }
 
@@ -104,8 +96,9 @@ std::vector<double> cholesky_solve(std::vector<double> a, int64_t n, const std::
 
 double mean_squared_diff(const Tensor& a, const Tensor& b) {
   if (a.shape() != b.shape()) throw Error("mean_squared_diff: shapes differ (" + a.str() + " vs " + b.str() + ")");
-  const float* x = a.data<float>();
-  const float* y = b.data<float>();
+  const std::vector<float> av = a.to_vector<float>(), bv = b.to_vector<float>();
+  const float* x = av.data();
+  const float* y = bv.data();
   double s = 0;
   for (int64_t i = 0; i < a.numel(); ++i) s += (static_cast<double>(x[i]) - y[i]) * (static_cast<double>(x[i]) - y[i]);
   return a.numel() ? s / static_cast<double>(a.numel()) : 0;
@@ -114,7 +107,8 @@ double mean_squared_diff(const Tensor& a, const Tensor& b) {
 void column_stats(const Tensor& m, std::vector<float>& mean, std::vector<float>& stdev) {
   require_matrix(m, "column_stats");
   const int64_t rows = m.dim(0), cols = m.dim(1);
-  const float* p = m.data<float>();
+  const std::vector<float> values = m.to_vector<float>();
+  const float* p = values.data();
   std::vector<double> s(static_cast<size_t>(cols), 0), q(static_cast<size_t>(cols), 0);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j) {
@@ -136,15 +130,17 @@ void column_stats(const Tensor& m, std::vector<float>& mean, std::vector<float>&
 void standardize_columns(const Tensor& m, const std::vector<float>& mean, const std::vector<float>& stdev) {
   require_matrix(m, "standardize_columns");
   const int64_t rows = m.dim(0), cols = m.dim(1);
-  float* p = m.data<float>();
+  std::vector<float> values = m.to_vector<float>();  // one pass on a host copy, then back
+  float* p = values.data();
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
       p[i * cols + j] = (p[i * cols + j] - mean[static_cast<size_t>(j)]) / stdev[static_cast<size_t>(j)];
+  m.copy_from(Tensor::from_vector(std::move(values), m.shape()));
 }
 
 std::vector<double> to_double(const Tensor& m) {
-  const float* p = m.data<float>();
-  return std::vector<double>(p, p + m.numel());
+  const std::vector<float> v = m.to_vector<float>();
+  return std::vector<double>(v.begin(), v.end());
 }
 
 }  // namespace mlsys::dataopt

@@ -1,7 +1,8 @@
 #pragma once
 // The dense steps of the method on 2-D f32 tensors, rows = samples (embeddings Z are [samples, d]).
-// Products and row gathers go through core/kernels on the given context; the column statistics,
-// distances and the Cholesky solve (double precision, small systems) read host tensors.
+// Products, row gathers and normalization go through core/kernels on the given context (operands on
+// another device are copied there first); the column statistics, distances and the Cholesky solve
+// (double precision, small systems) read host copies of the values, from any device.
 #include <cstdint>
 #include <vector>
 
@@ -27,9 +28,9 @@ std::vector<double> cholesky_solve(std::vector<double> a, int64_t n, const std::
 double mean_squared_diff(const Tensor& a, const Tensor& b);
 // Per-column mean and standard deviation (population; std floored at 1e-6).
 void column_stats(const Tensor& m, std::vector<float>& mean, std::vector<float>& stdev);
-// In place: (m - mean) / stdev per column.
+// In place (any device, through a host copy): (m - mean) / stdev per column.
 void standardize_columns(const Tensor& m, const std::vector<float>& mean, const std::vector<float>& stdev);
-// The entries of a host tensor in double precision.
+// The entries of a tensor (any device) in double precision.
 std::vector<double> to_double(const Tensor& m);
 
 }  // namespace mlsys::dataopt

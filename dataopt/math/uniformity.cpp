@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/kernels/kernels.hpp"
 #include "core/util/error.hpp"
 #include "dataopt/math/tensor_ops.hpp"
 
@@ -12,18 +13,18 @@ namespace mlsys::dataopt {
 
 double uniformity_score(DeviceContext& ctx, const Tensor& z, double t, bool center) {
   if (z.rank() != 2 || z.rows() < 2) throw Error("uniformity score needs at least 2 samples");
-  const int64_t rows = z.dim(0), cols = z.dim(1);
-  Tensor zc = copy_on(ctx, z);
+  const int64_t rows = z.dim(0);
+  Tensor zc = z;
   if (center) {
     std::vector<float> mean, stdev;
     column_stats(z, mean, stdev);
-    float* p = zc.data<float>();
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j) p[i * cols + j] -= mean[static_cast<size_t>(j)];
+    zc = copy_on(ctx, z);
+    for (float& v : mean) v = -v;
+    kernels::add_row_vector(ctx, zc, Tensor::from_vector(mean).to(ctx), zc);
   }
   const Tensor psi = l2_normalize_rows(ctx, zc);
-  const Tensor gram = matmul(ctx, psi, psi, false, true);
-  const float* g = gram.data<float>();
+  const std::vector<float> gram = matmul(ctx, psi, psi, false, true).to_vector<float>();
+  const float* g = gram.data();
   // For unit vectors ||a - b||^2 = 2 - 2 a.b; zero rows (dead embeddings) count as distance 0.
   std::vector<double> e;
   e.reserve(static_cast<size_t>(rows * (rows - 1) / 2));

@@ -95,7 +95,7 @@ Tensor Network::as_images(const Tensor& x) const {
 }
 
 Tensor Network::forward(const Tensor& x) {
-  Tensor h = backbone_->forward(as_images(x));
+  Tensor h = backbone_->forward(as_images(x.to(ctx())));
   return head_ ? head_->forward(h) : h;
 }
 
@@ -108,7 +108,7 @@ Tensor Network::features(const Tensor& x, int64_t batch) {
   backbone_->train(false);
   for (int64_t b = 0; b < x.rows(); b += batch) {
     const int64_t e = std::min(x.rows(), b + batch);
-    out.rows(b, e).copy_from(backbone_->forward(as_images(x.rows(b, e))));
+    out.rows(b, e).copy_from(backbone_->forward(as_images(x.rows(b, e).to(ctx()))));
   }
   backbone_->train(true);
   return out;

@@ -8,7 +8,8 @@
 //                    Linear+ReLU of the width after the second colon (the features).
 // Weights are Kaiming uniform (core/nn/init.hpp) drawn from mlsys::Rng(seed) layer by layer, the
 // head's from Rng(head seed); biases start at zero. Inputs are [N, C*H*W] rows of images laid
-// out (C, H, W); the network runs on the DeviceContext it was built on.
+// out (C, H, W), on any device (copied to the network's context when elsewhere); the network runs
+// on the DeviceContext it was built on.
 #include <cstdint>
 #include <iosfwd>
 #include <memory>

@@ -10,6 +10,7 @@
 #include "dataopt/math/ridge.hpp"
 #include "dataopt/math/tensor_ops.hpp"
 #include "dataopt/math/uniformity.hpp"
+#include "dataopt/pipeline/exchange.hpp"
 #include "dataopt/pipeline/optimized_dataset.hpp"
 #include "dataopt/pipeline/priors.hpp"
 
@@ -21,18 +22,17 @@ namespace {
 constexpr int64_t kEmbedChunk = 128;
 
 // Sums a per-participant vector over ranks (each rank fills only its own entries).
-std::vector<double> combine(comm::Communicator& c, std::vector<double> v) {
-  c.all_reduce(std::span<double>(v));
+std::vector<double> combine(Exchange& x, std::vector<double> v) {
+  x.sum(v);
   return v;
 }
-
-std::span<float> values(const Tensor& t) { return {t.data<float>(), static_cast<size_t>(t.numel())}; }
 
 }  // namespace
 
 ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx, const Plan& plan,
-                                   const DataSource& data, const std::filesystem::path& digits_csv) {
+                                   const DataSource& data) {
   const auto t0 = std::chrono::steady_clock::now();
+  Exchange x(comm, ctx);
   const int K = plan.participants(), rank = comm.rank(), size = comm.size();
   if (K < 1) throw ConfigError("coopt.priors lists no participants");
   std::vector<int> mine;
@@ -66,22 +66,23 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   ImageSet rows = need.empty() ? ImageSet{} : data.train_select(file_rows);
   log::debug("coopt: rank {} read {} pool rows in {:.3f}s", rank, rows.n,
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  int64_t geo[3] = {rows.channels, rows.height, rows.width};
-  comm.all_reduce(geo, 3, comm::DType::i64, comm::ReduceOp::max);  // ranks without rows read nothing
+  std::vector<int64_t> geo{rows.channels, rows.height, rows.width};
+  x.max(geo);  // ranks without rows read nothing
   const Geometry g{static_cast<int>(geo[0]), static_cast<int>(geo[1]), static_cast<int>(geo[2])};
-  // Pixels of pool rows [b, e) (all read by this rank) as a tensor.
+  // Pixels of pool rows [b, e) (all read by this rank) as a host tensor; images stay on the host
+  // (the optimized dataset's files) and move to ctx where a network embeds them.
   auto pixels = [&](int64_t b, int64_t e) {
-    Tensor x = Tensor::empty({e - b, g.size()}, DType::f32, ctx);
+    Tensor h = Tensor::empty({e - b, g.size()}, DType::f32);
     if (e > b)
-      std::copy_n(rows.image(std::lower_bound(need.begin(), need.end(), b) - need.begin()), x.numel(), x.data<float>());
-    return x;
+      std::copy_n(rows.image(std::lower_bound(need.begin(), need.end(), b) - need.begin()), h.numel(), h.data<float>());
+    return h;
   };
 
   // S lies inside the pool: every rank fills the rows of S that fall in its owned shards, zeros
   // elsewhere, and a sum over ranks assembles the pixels exactly (each value meets only zeros).
   const std::vector<int64_t> s_rows = plan.alignment_rows();
   const auto m = static_cast<int64_t>(s_rows.size());
-  const Tensor s_images = Tensor::zeros({m, g.size()}, DType::f32, ctx);
+  const Tensor s_images = Tensor::zeros({m, g.size()}, DType::f32);
   for (int64_t i = 0; i < m; ++i) {
     const int64_t r = s_rows[static_cast<size_t>(i)];
     for (int k : mine)
@@ -89,16 +90,13 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
         std::copy_n(rows.image(std::lower_bound(need.begin(), need.end(), r) - need.begin()), g.size(),
                     s_images.data<float>() + i * g.size());
   }
-  comm.all_reduce(values(s_images));
+  x.sum(s_images);
 
   // Owners first obtain their priors (training any that is not cached yet), then every rank loads
   // the priors of the shards it helps with from the cache.
   std::vector<Prior> priors(static_cast<size_t>(K));
   auto obtain = [&](int k) {
-    PriorBuildContext b = build_context(ctx, plan, data, k, digits_csv);
-    b.height = g.h;
-    b.width = g.w;
-    priors[static_cast<size_t>(k)] = obtain_prior(plan, k, b);
+    priors[static_cast<size_t>(k)] = obtain_prior(plan, k, build_context(ctx, plan, data, k, g));
   };
   for (int k : mine) obtain(k);
   comm.barrier();
@@ -129,19 +127,16 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
     log::debug("coopt: rank {} participant {} embedded {} rows in {:.3f}s", rank, k, se - sb,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - te).count());
   }
-  dims = combine(comm, dims);
-  scores = combine(comm, scores);
+  dims = combine(x, dims);
+  scores = combine(x, scores);
   // The owner gathers the slices (all_gather_v: every rank receives them; they are small), in rank
   // order, then puts them in row order.
   for (int k = 0; k < K; ++k) {
     const auto dim = static_cast<int64_t>(dims[static_cast<size_t>(k)]);
-    std::vector<size_t> bytes;
-    for (int r = 0; r < size; ++r)
-      bytes.push_back(static_cast<size_t>((slice(k, r).second - slice(k, r).first) * dim) * sizeof(float));
+    std::vector<int64_t> slice_rows;
+    for (int r = 0; r < size; ++r) slice_rows.push_back(slice(k, r).second - slice(k, r).first);
     const auto [b, e] = plan.shard(k);
-    const Tensor gathered = Tensor::empty({e - b, dim}, DType::f32, ctx);
-    const Tensor& mine_k = z_slices[static_cast<size_t>(k)];
-    comm.all_gather_v(mine_k.defined() ? mine_k.raw() : nullptr, bytes, gathered.raw());
+    const Tensor gathered = x.all_gather_rows(z_slices[static_cast<size_t>(k)], slice_rows, Shape{dim});
     z_slices[static_cast<size_t>(k)] = Tensor();
     for (Local& l : local) {
       if (l.k != k) continue;
@@ -160,9 +155,9 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   std::vector<Tensor> w(static_cast<size_t>(K));
   for (int k = 0; k < K; ++k) {
     const auto d = static_cast<int64_t>(dims[static_cast<size_t>(k)]);
-    w[static_cast<size_t>(k)] = rank == 0 ? random_projection(d, plan.common_dim, projection_seed(plan.seed, k))
+    w[static_cast<size_t>(k)] = rank == 0 ? random_projection(d, plan.common_dim, projection_seed(plan.seed, k)).to(ctx)
                                           : Tensor::empty({d, plan.common_dim}, DType::f32, ctx);
-    comm.broadcast(values(w[static_cast<size_t>(k)]), 0);
+    x.broadcast(w[static_cast<size_t>(k)], 0);
   }
 
   // Step 3: the reference prior.
@@ -182,7 +177,7 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   Tensor b_ref = Tensor::empty({m, plan.common_dim}, DType::f32, ctx);
   for (const Local& l : local)
     if (l.k == ref) b_ref = project(ctx, l.z_s, w[static_cast<size_t>(ref)]);
-  comm.broadcast(values(b_ref), ref % size);
+  x.broadcast(b_ref, ref % size);
 
   // Step 4-5: alignment, targets, per-shard files.
   std::vector<double> before(static_cast<size_t>(K), 0), after(static_cast<size_t>(K), 0), r2(static_cast<size_t>(K), 0);
@@ -206,15 +201,17 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
     log::debug("coopt: rank {} wrote shard {} in {:.3f}s", rank, l.k,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - tw).count());
   }
-  rep.mse_before = combine(comm, before);
-  rep.mse_after = combine(comm, after);
-  rep.loo_r2 = combine(comm, r2);
+  rep.mse_before = combine(x, before);
+  rep.mse_after = combine(x, after);
+  rep.loo_r2 = combine(x, r2);
   // Step 6 input: how much the student should trust each participant's targets.
   for (int k = 0; k < K; ++k)
     rep.weight.push_back(plan.weighting == "none" ? 1.0 : std::clamp(rep.loo_r2[static_cast<size_t>(k)], 0.0, 1.0));
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  comm.all_reduce(&secs, 1, comm::DType::f64, comm::ReduceOp::max);
-  rep.seconds = secs;
+  // Every rank's time, summed for the slowest one's (a max over ranks of one value each).
+  std::vector<double> secs(static_cast<size_t>(size), 0);
+  secs[static_cast<size_t>(rank)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  x.sum(secs);
+  rep.seconds = *std::max_element(secs.begin(), secs.end());
 
   Json mf = Json::object();
   mf["format"] = "mlsys-coopt-optimized";

@@ -29,6 +29,6 @@ struct ParticipantReport {
 
 // `ctx` is this rank's context: its priors, embeddings and alignment run there.
 ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx, const Plan& plan,
-                                   const DataSource& data, const std::filesystem::path& digits_csv);
+                                   const DataSource& data);
 
 }  // namespace mlsys::dataopt

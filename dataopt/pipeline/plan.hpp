@@ -24,6 +24,8 @@ struct Plan {
   std::filesystem::path priors_dir;
   std::filesystem::path dataset_dir;  // where the optimized dataset is written
   bool write_unaligned = true;        // also store T = identity targets (the no-alignment ablation)
+  std::filesystem::path digits_csv;   // priors with dataset: digits ("" = none given)
+  SimclrOptions simclr;               // simclr priors
 
   int participants() const { return static_cast<int>(priors.size()); }
   // Pool indices [begin, end) of shard k: contiguous, sizes differ by at most one.

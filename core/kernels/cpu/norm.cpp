@@ -1,6 +1,7 @@
-// LayerNorm forward/backward on the host (f64 row statistics for stability).
+// LayerNorm and row L2 normalization, forward and backward, on the host (f64 row sums for stability).
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -89,6 +90,40 @@ void layer_norm_backward(DeviceContext&, const Tensor& x, const Tensor& gamma, c
       if (ggp) ggp[j] += static_cast<float>(a);
       if (gbp) gbp[j] += static_cast<float>(b);
     }
+  }
+}
+
+void l2_normalize_rows(DeviceContext&, const Tensor& x, const Tensor& y, const Tensor& norm, float eps) {
+  const auto [n, f] = check_l2_normalize(x, y, norm, "l2_normalize_rows");
+  const float* xp = x.data<float>();
+  float* yp = y.data<float>();
+  float* np = norm.data<float>();
+#pragma omp parallel for schedule(static) if (n * f > 32768)
+  for (int64_t r = 0; r < n; ++r) {
+    double ss = 0;
+    for (int64_t j = 0; j < f; ++j) ss += static_cast<double>(xp[r * f + j]) * xp[r * f + j];
+    const float nr = std::max(static_cast<float>(std::sqrt(ss)), eps);
+    np[r] = nr;
+    for (int64_t j = 0; j < f; ++j) yp[r * f + j] = xp[r * f + j] / nr;
+  }
+}
+
+void l2_normalize_rows_backward(DeviceContext&, const Tensor& y, const Tensor& norm, const Tensor& gy, const Tensor& gx,
+                                float eps) {
+  const auto [n, f] = check_l2_normalize(y, gy, norm, "l2_normalize_rows_backward");
+  require_rows_cols(gx, n, f, "l2_normalize_rows_backward", "grad_x");
+  const float* yp = y.data<float>();
+  const float* np = norm.data<float>();
+  const float* gyp = gy.data<float>();
+  float* gxp = gx.data<float>();
+#pragma omp parallel for schedule(static) if (n * f > 32768)
+  for (int64_t r = 0; r < n; ++r) {
+    // A clamped row was divided by the constant eps: its Jacobian is I / eps.
+    double dot = 0;
+    if (np[r] > eps)
+      for (int64_t j = 0; j < f; ++j) dot += static_cast<double>(yp[r * f + j]) * gyp[r * f + j];
+    const auto d = static_cast<float>(dot);
+    for (int64_t j = 0; j < f; ++j) gxp[r * f + j] = (gyp[r * f + j] - yp[r * f + j] * d) / np[r];
   }
 }
 

@@ -1,4 +1,4 @@
-// Log-softmax, NLL / cross-entropy, cosine loss and LayerNorm on CUDA: one thread per row
+// Log-softmax, NLL / cross-entropy, cosine loss, LayerNorm and row L2 normalization on CUDA: one thread per row
 // (class counts and feature widths of the models here are small).
 #include "core/kernels/cuda/cuda_common.cuh"
 
@@ -154,6 +154,25 @@ __global__ void layer_norm_bw_p_kernel(const float* x, const float* mean, const 
     if (gb) gb[j] += static_cast<float>(b);
   }
 }
+__global__ void l2_normalize_kernel(const float* x, float* y, float* norm, int64_t n, int64_t f, float eps) {
+  MLSYS_GRID_STRIDE(r, n) {
+    double ss = 0;
+    for (int64_t j = 0; j < f; ++j) ss += static_cast<double>(x[r * f + j]) * x[r * f + j];
+    const float nr = fmaxf(static_cast<float>(sqrt(ss)), eps);
+    norm[r] = nr;
+    for (int64_t j = 0; j < f; ++j) y[r * f + j] = x[r * f + j] / nr;
+  }
+}
+__global__ void l2_normalize_bw_kernel(const float* y, const float* norm, const float* gy, float* gx, int64_t n,
+                                       int64_t f, float eps) {
+  MLSYS_GRID_STRIDE(r, n) {
+    double dot = 0;
+    if (norm[r] > eps)
+      for (int64_t j = 0; j < f; ++j) dot += static_cast<double>(y[r * f + j]) * gy[r * f + j];
+    const float d = static_cast<float>(dot);
+    for (int64_t j = 0; j < f; ++j) gx[r * f + j] = (gy[r * f + j] - y[r * f + j] * d) / norm[r];
+  }
+}
 }  // namespace
 
 void log_softmax(DeviceContext& ctx, const Tensor& x, const Tensor& out) {
@@ -228,6 +247,24 @@ void layer_norm_backward(DeviceContext& ctx, const Tensor& x, const Tensor& gamm
         gg.defined() ? gg.data<float>() : nullptr, gb.defined() ? gb.data<float>() : nullptr, n, f);
   }
   check_launch("layer_norm_backward");
+}
+
+void l2_normalize_rows(DeviceContext& ctx, const Tensor& x, const Tensor& y, const Tensor& norm, float eps) {
+  const auto [n, f] = check_l2_normalize(x, y, norm, "l2_normalize_rows");
+  if (n == 0) return;
+  l2_normalize_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(x.data<float>(), y.data<float>(),
+                                                                       norm.data<float>(), n, f, eps);
+  check_launch("l2_normalize_rows");
+}
+
+void l2_normalize_rows_backward(DeviceContext& ctx, const Tensor& y, const Tensor& norm, const Tensor& gy, const Tensor& gx,
+                                float eps) {
+  const auto [n, f] = check_l2_normalize(y, gy, norm, "l2_normalize_rows_backward");
+  require_rows_cols(gx, n, f, "l2_normalize_rows_backward", "grad_x");
+  if (n == 0) return;
+  l2_normalize_bw_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(y.data<float>(), norm.data<float>(),
+                                                                          gy.data<float>(), gx.data<float>(), n, f, eps);
+  check_launch("l2_normalize_rows_backward");
 }
 
 }  // namespace mlsys::kernels::cuda

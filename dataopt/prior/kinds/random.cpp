@@ -12,7 +12,7 @@ class RandomInit final : public PriorKind {
     p.name = s.name;
     p.kind = "random";
     p.about = "random-init " + s.arch + " (seeded, untrained)";
-    p.net = Network::build(prior_device(ctx), s.arch, {1, ctx.height, ctx.width}, ctx.seed);
+    p.net = Network::build(prior_device(ctx), s.arch, {ctx.channels, ctx.height, ctx.width}, ctx.seed);
     return p;
   }
 };

@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "core/kernels/kernels.hpp"
+#include "core/nn/grad_check.hpp"
 #include "tests/core/kernels/backend_test.hpp"
 
 using namespace mlsys;
@@ -85,4 +86,39 @@ BACKEND_TEST("layer_norm normalizes each row") {
     kernels::layer_norm(ctx, x.to(ctx), gamma.to(ctx), beta.to(ctx), 1e-5f, y, m, rs);
     check_close(host(y), want, 1e-4f, 1e-4f);
   }
+}
+
+BACKEND_TEST("l2_normalize_rows gives unit rows and its backward matches finite differences") {
+  Tensor x = rand_tensor({4, 5}, 41).to(ctx);
+  Tensor y = Tensor::empty({4, 5}, DType::f32, ctx), norm = Tensor::empty({4}, DType::f32, ctx);
+  kernels::l2_normalize_rows(ctx, x, y, norm);
+  const std::vector<float> hx = host(x), hy = host(y), hn = host(norm);
+  for (int64_t r = 0; r < 4; ++r) {
+    double ss = 0, yy = 0;
+    for (int64_t j = 0; j < 5; ++j) ss += hx[r * 5 + j] * hx[r * 5 + j], yy += hy[r * 5 + j] * hy[r * 5 + j];
+    CHECK(hn[static_cast<size_t>(r)] == doctest::Approx(std::sqrt(ss)));
+    CHECK(yy == doctest::Approx(1.0));
+  }
+  // L = sum(c * y) for fixed random c: its gradient through the normalization.
+  const Tensor c = rand_tensor({4, 5}, 42).to(ctx);
+  auto loss = [&] {
+    kernels::l2_normalize_rows(ctx, x, y, norm);
+    const std::vector<float> a = host(y), b = host(c);
+    double s = 0;
+    for (size_t i = 0; i < a.size(); ++i) s += static_cast<double>(a[i]) * b[i];
+    return s;
+  };
+  loss();
+  Tensor gx = Tensor::empty({4, 5}, DType::f32, ctx);
+  kernels::l2_normalize_rows_backward(ctx, y, norm, c, gx);
+  const auto r = nn::check_gradients(loss, {{x, gx.clone()}}, 1e-3);
+  INFO(r.worst);
+  CHECK(r.ok(1e-2));
+  // A zero row stays zero and takes the eps-scaled gradient instead of dividing by zero.
+  Tensor z = Tensor::zeros({1, 3}, DType::f32, ctx), zy = Tensor::empty({1, 3}, DType::f32, ctx);
+  Tensor zn = Tensor::empty({1}, DType::f32, ctx), zg = Tensor::empty({1, 3}, DType::f32, ctx);
+  kernels::l2_normalize_rows(ctx, z, zy, zn, 0.5f);
+  CHECK(host(zy) == std::vector<float>{0, 0, 0});
+  kernels::l2_normalize_rows_backward(ctx, zy, zn, Tensor::from_vector(std::vector<float>{1, 2, 3}, {1, 3}).to(ctx), zg, 0.5f);
+  CHECK(host(zg) == std::vector<float>{2, 4, 6});
 }

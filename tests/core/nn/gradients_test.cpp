@@ -136,3 +136,28 @@ BACKEND_TEST("Sequential chains layers, names parameters and Dropout is seeded")
   plain.add<nn::Linear>(8, 3, 2);
   check_module(ctx, plain, rand_tensor({4, 6}, 21));
 }
+
+BACKEND_TEST("L2Normalize layer: unit rows, gradient by finite differences") {
+  nn::Sequential net(ctx);
+  net.add<nn::Linear>(4, 3, 5);
+  net.add<nn::L2Normalize>();
+  Tensor x = rand_tensor({5, 4}, 50).to(ctx);
+  const Tensor c = rand_tensor({5, 3}, 51).to(ctx);
+  auto loss = [&] {
+    const std::vector<float> y = host(net.forward(x)), w = host(c);
+    double s = 0;
+    for (size_t i = 0; i < y.size(); ++i) s += static_cast<double>(y[i]) * w[i];
+    return s;
+  };
+  const std::vector<float> y = host(net.forward(x));
+  for (int r = 0; r < 5; ++r)
+    CHECK(std::hypot(y[static_cast<size_t>(3 * r)], y[static_cast<size_t>(3 * r + 1)], y[static_cast<size_t>(3 * r + 2)]) ==
+          doctest::Approx(1.0));
+  net.zero_grad();
+  net.forward(x);
+  const Tensor gx = net.backward(c);
+  auto params = net.parameters();
+  auto r = nn::check_gradients(loss, {{x, gx.clone()}, {params[0]->value, params[0]->grad.clone()}}, 1e-3);
+  INFO(r.worst);
+  CHECK(r.ok(2e-2));
+}

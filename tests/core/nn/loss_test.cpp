@@ -60,3 +60,44 @@ BACKEND_TEST("MSE and weighted cosine gradients match finite differences") {
   INFO(r2.worst);
   CHECK(r2.ok(2e-2));
 }
+
+BACKEND_TEST("NT-Xent: value from the definition, gradient by finite differences, scale invariance") {
+  // Two examples, two views each: rows 0/2 and 1/3 are the positive pairs.
+  const std::vector<float> zv{1, 0, 0, 1, 2, 0.5f, -0.5f, 3};
+  Tensor z = Tensor::from_vector(zv, {4, 2}).to(ctx);
+  const float t = 0.5f;
+  nn::NtXentLoss nt(ctx, t);
+  const double got = nt.forward(z);
+  std::vector<std::vector<double>> u(4, std::vector<double>(2));
+  for (int i = 0; i < 4; ++i) {
+    const double n = std::hypot(zv[static_cast<size_t>(2 * i)], zv[static_cast<size_t>(2 * i + 1)]);
+    u[static_cast<size_t>(i)] = {zv[static_cast<size_t>(2 * i)] / n, zv[static_cast<size_t>(2 * i + 1)] / n};
+  }
+  double want = 0;
+  for (int i = 0; i < 4; ++i) {
+    double denom = 0, pos = 0;
+    for (int j = 0; j < 4; ++j) {
+      if (j == i) continue;
+      const double s = (u[static_cast<size_t>(i)][0] * u[static_cast<size_t>(j)][0] +
+                        u[static_cast<size_t>(i)][1] * u[static_cast<size_t>(j)][1]) / t;
+      denom += std::exp(s);
+      if (j == (i + 2) % 4) pos = s;
+    }
+    want += -(pos - std::log(denom)) / 4;
+  }
+  CHECK(got == doctest::Approx(want).epsilon(1e-5));
+  // Scaling a row leaves the loss unchanged (the rows are normalized first).
+  std::vector<float> scaled = zv;
+  scaled[0] *= 3, scaled[1] *= 3;
+  CHECK(nt.forward(Tensor::from_vector(scaled, {4, 2}).to(ctx)) == doctest::Approx(got).epsilon(1e-5));
+  // A bigger batch against finite differences.
+  Tensor x = rand_tensor({6, 5}, 31).to(ctx);
+  nn::NtXentLoss nt2(ctx, 0.2f);
+  nt2.forward(x);
+  const Tensor g = nt2.backward().clone();
+  auto r = nn::check_gradients([&] { return static_cast<double>(nt2.forward(x)); }, {{x, g}}, 1e-2);
+  INFO(r.worst);
+  CHECK(r.ok(2e-2));
+  CHECK_THROWS_AS(nt2.forward(rand_tensor({3, 5}, 32).to(ctx)), Error);
+  CHECK_THROWS_AS(nn::NtXentLoss(ctx, 0.f), Error);
+}

@@ -1,6 +1,8 @@
 // End-to-end runs of the real binary on tiny data (synthetic, or an IDX folder written here).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "core/util/json.hpp"
 #include "dataopt/data/idx.hpp"
 #include "dataopt/data/synthetic.hpp"
@@ -52,8 +54,19 @@ TEST_CASE("coopt compare on an IDX folder given by path, deterministic, reusable
   const std::string csv = test::read_text(dir / "a/comparison.csv");
   CHECK(csv.find("coopt_noalign,2,") != std::string::npos);
   CHECK(test::read_text(dir / "a/accuracy_few_labels.svg").find("</svg>") != std::string::npos);
+  // The claims in summary.json are the table's numbers: aligned minus unaligned at the last epoch.
+  auto few_at = [&](const std::string& method, const std::string& epoch) {
+    const std::string key = "\n" + method + "," + epoch + ",";
+    const size_t at = csv.find(key);
+    REQUIRE(at != std::string::npos);
+    return std::stod(csv.substr(at + key.size()));
+  };
   Json sum = Json::parse(test::read_text(dir / "a/summary.json"));
-  CHECK(sum.find("checks") != nullptr);
+  CHECK(sum["checks"]["last_epoch"].as_int() == 2);
+  // (the CSV holds 4 decimals)
+  CHECK(std::abs(sum["checks"]["coopt_minus_noalign_last"].as_number() - (few_at("coopt", "2") - few_at("coopt_noalign", "2"))) < 2e-4);
+  CHECK(std::abs(sum["checks"]["coopt_minus_simclr_epoch1"].as_number() - (few_at("coopt", "1") - few_at("simclr", "1"))) < 2e-4);
+  CHECK(sum["inputs"]["target"].as_array().size() == 4);  // train and test images and labels
   // Same seed, same outputs (priors reloaded from a's cache must not change anything either).
   auto b = test::run_mlsys(base + " --out " + (dir / "b").string() + " --set coopt.priors_dir=" + (dir / "a/priors").string());
   REQUIRE(b.exit_code == 0);

@@ -8,6 +8,7 @@
 #include "core/util/fs.hpp"
 #include "dataopt/data/csv.hpp"
 #include "dataopt/data/idx.hpp"
+#include "dataopt/data/image_file.hpp"
 #include "dataopt/data/npy.hpp"
 #include "dataopt/data/synthetic.hpp"
 
@@ -160,15 +161,68 @@ TEST_CASE("csv matrix and digits-style images") {
   CHECK_THROWS_WITH_AS(read_csv_images(dir / "nonsquare.csv"), doctest::Contains("square number"), InputError);
 }
 
-TEST_CASE("sklearn digits from shared data") {
+TEST_CASE("other-domain image datasets from shared data: digits CSV, USPS and notMNIST IDX folders") {
   MLSYS_REQUIRE_SHARED_DATA(data);
-  ImageSet s = read_csv_images(data / "images/sklearn_digits/digits.csv.gz");
+  ImageSet s = read_image_file({data / "images/sklearn_digits/digits.csv.gz", "train", {}});
   CHECK(s.n == 1797);
   CHECK(s.height == 8);
   CHECK(s.classes == 10);
   ImageSet big = resize_images(s, 28, 28);
   CHECK(big.dim() == 784);
   CHECK(big.labels == s.labels);
+  ImageSet usps = read_image_file({data / "images/usps", "train", {}});
+  CHECK(usps.n == 7291);
+  CHECK(usps.height == 16);
+  CHECK(usps.classes == 10);
+  ImageSet letters = read_image_file({data / "images/notmnist_small", "test", {}});
+  CHECK(letters.n == 10000);
+  CHECK(letters.height == 28);
+  // notMNIST_small ships no train split: asking for it names what was looked for.
+  CHECK_THROWS_WITH_AS(read_image_file({data / "images/notmnist_small", "train", {}}), doctest::Contains("no train labels file"),
+                       InputError);
+}
+
+TEST_CASE("read_image_file: IDX folder, CSV and .npy images with optional labels, errors name the file") {
+  test::TempDir dir("imgfile");
+  ImageSet train = make_synthetic({30, 3, 10, 1, 2}), test = make_synthetic({12, 3, 10, 2, 2});
+  std::filesystem::create_directories(dir / "idx");
+  write_idx_images(dir / "idx/train-images-idx3-ubyte", train);
+  write_idx_labels(dir / "idx/train-labels-idx1-ubyte", train.labels);
+  write_idx_images(dir / "idx/t10k-images-idx3-ubyte.gz", test);
+  write_idx_labels(dir / "idx/t10k-labels-idx1-ubyte.gz", test.labels);
+  const ImageSet a = read_image_file({dir / "idx", "train", {}});
+  CHECK(a.n == 30);
+  CHECK(a.labels == train.labels);
+  CHECK(read_image_file({dir / "idx", "test", {}}).n == 12);
+  CHECK(image_file_inputs({dir / "idx", "test", {}}).size() == 2);
+  CHECK_THROWS_AS(read_image_file({dir / "idx", "valid", {}}), ConfigError);
+  // .npy [N, H, W] of bytes-like values (scaled by their maximum) with labels in a second file.
+  std::vector<float> px(4 * 3 * 5);
+  for (size_t i = 0; i < px.size(); ++i) px[i] = static_cast<float>(i % 51) * 5;  // max 250
+  write_npy(dir / "im.npy", {4, 3, 5}, px);
+  write_npy_int(dir / "lab.npy", {2, 0, 1, 2});
+  const ImageSet n = read_image_file({dir / "im.npy", "train", dir / "lab.npy"});
+  CHECK(n.n == 4);
+  CHECK(n.height == 3);
+  CHECK(n.width == 5);
+  CHECK(n.classes == 3);
+  CHECK(n.pixels[1] == doctest::Approx(5.0 / 250));
+  CHECK(image_file_inputs({dir / "im.npy", "train", dir / "lab.npy"}).size() == 2);
+  // [N, side*side] rows are square images; unlabeled without a labels file.
+  write_npy(dir / "flat.npy", {2, 9}, std::vector<float>(18, 0.5f));
+  const ImageSet f = read_image_file({dir / "flat.npy", "train", {}});
+  CHECK(f.height == 3);
+  CHECK_FALSE(f.labeled());
+  write_npy(dir / "odd.npy", {2, 10}, std::vector<float>(20, 0.5f));
+  CHECK_THROWS_WITH_AS(read_image_file({dir / "odd.npy", "train", {}}), doctest::Contains("not square images"), InputError);
+  write_npy_int(dir / "short.npy", {1, 2});
+  CHECK_THROWS_WITH_AS(read_image_file({dir / "im.npy", "train", dir / "short.npy"}), doctest::Contains("expected 4 labels"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(read_image_file({dir / "none.npy", "train", {}}), doctest::Contains("image dataset not found"),
+                       InputError);
+  test::write_text(dir / "x.txt", "1\n");
+  CHECK_THROWS_WITH_AS(read_image_file({dir / "x.txt", "train", {}}), doctest::Contains("unknown image dataset format"),
+                       InputError);
 }
 
 TEST_CASE("synthetic generator is deterministic and labeled") {

@@ -2,7 +2,6 @@
 
 #include "core/util/random.hpp"
 #include "dataopt/eval/probe.hpp"
-#include "dataopt/eval/svg_plot.hpp"
 #include "dataopt/math/tensor_ops.hpp"
 
 using namespace mlsys;
@@ -39,12 +38,4 @@ TEST_CASE("labeled subset takes per_class rows of each class") {
   for (int64_t r : rows) ++count[static_cast<size_t>(labels[static_cast<size_t>(r)])];
   CHECK(count == std::vector<int>{3, 3, 3, 3});
   CHECK(labeled_subset(labels, 4, 3, 8) != rows);
-}
-
-TEST_CASE("svg chart lists every series") {
-  std::string svg = svg_line_chart("t", "x", "y", {{"coopt", {1, 2}, {70, 72}, {1, 1}}, {"ssl<", {1, 2}, {60, 61}, {}}});
-  CHECK(svg.find("<svg") == 0);
-  CHECK(svg.find("coopt") != std::string::npos);
-  CHECK(svg.find("ssl&lt;") != std::string::npos);
-  CHECK(svg.find("</svg>") != std::string::npos);
 }

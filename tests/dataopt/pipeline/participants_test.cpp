@@ -5,6 +5,7 @@
 #include "core/comm/factory.hpp"
 #include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
+#include "core/util/random.hpp"
 #include "dataopt/data/npy.hpp"
 #include "dataopt/pipeline/optimized_dataset.hpp"
 #include "dataopt/pipeline/participants.hpp"
@@ -39,7 +40,7 @@ ParticipantReport run(const Plan& plan, const DataSource& src, int ranks) {
   comm::run_inproc(ranks, co, [&](comm::Communicator& c) {
     set_thread_count(1);  // as the command does: one BLAS/OpenMP thread per rank
     DeviceContext device(Device::cpu());
-    ParticipantReport r = run_participants(c, device, plan, src, "");
+    ParticipantReport r = run_participants(c, device, plan, src);
     if (c.rank() == 0) rep = r;
   });
   return rep;
@@ -99,17 +100,44 @@ TEST_CASE("participant phase: shards embedded in slices by every rank stay bit-i
   OptimizedDataset a = read_optimized(plan.dataset_dir);
   CHECK(a.images.rows() == 900);
   CHECK(a.weight.size() == 900);
-  for (size_t k = 0; k < one.names.size(); ++k) {
-    CHECK(one.weight[k] >= 0.0);
-    CHECK(one.weight[k] <= 1.0);
-    if (static_cast<int>(k) == one.reference) CHECK(one.weight[k] == 1.0);
-  }
   CHECK(a.weight.front() == static_cast<float>(one.weight[0]));
   same_for_more_ranks(plan, src, dir.path(), one, a);
   // weighting: none gives every participant weight 1.
   plan.weighting = "none";
   plan.dataset_dir = dir / "unweighted";
   for (double w : run(plan, src, 2).weight) CHECK(w == 1.0);
+}
+
+TEST_CASE("participant weights measure how well each participant predicts the reference") {
+  // Three participants: the reference (a supervised prior with 8-d embeddings), the very same
+  // network loaded from its file (a different projection of the same 8 features: an exact linear
+  // map exists, n = 16 >= 8) and embeddings of pure noise (nothing to predict the reference from).
+  test::TempDir dir("weights");
+  DataSource src = tiny_source();
+  Plan plan = tiny_plan(dir.path());
+  plan.common_dim = 16;
+  plan.priors = parse_prior_specs({YAML::Load(R"([{name: sup, kind: supervised, arch: "mlp:8", rows: [0, 200], epochs: 1}])"), "t"});
+  {
+    DeviceContext device(Device::cpu());
+    obtain_prior(plan, 0, build_context(device, plan, src, 0, Geometry{1, 28, 28}));
+  }
+  Rng rng(5);
+  std::vector<float> noise(static_cast<size_t>(plan.pool_size * 8));
+  for (float& v : noise) v = static_cast<float>(rng.normal());
+  write_npy(dir / "noise.npy", {plan.pool_size, 8}, noise);
+  plan.priors = parse_prior_specs({YAML::Load("[{name: sup, kind: supervised, arch: 'mlp:8', rows: [0, 200], epochs: 1},"
+                                              " {name: copy, kind: file, path: '" + (dir / "priors/sup.prior").string() + "'},"
+                                              " {name: noise, kind: embeddings, path: '" + (dir / "noise.npy").string() + "'}]"),
+                                   "t"});
+  plan.reference = "sup";
+  const ParticipantReport r = run(plan, src, 1);
+  CHECK(r.weight[0] == 1.0);  // the reference itself
+  CHECK(r.loo_r2[1] > 0.95);
+  CHECK(r.weight[1] == r.loo_r2[1]);
+  CHECK(r.mse_after[1] < 0.05 * r.mse_before[1]);
+  CHECK(r.loo_r2[2] < 0.1);
+  CHECK(r.weight[2] < 0.1);
+  CHECK(r.weight[2] >= 0.0);
 }
 
 TEST_CASE("optimized dataset round trip and error paths") {
@@ -150,7 +178,7 @@ TEST_CASE("priors are cached and retrained only when their spec changes") {
   DataSource src = tiny_source();
   Plan plan = tiny_plan(dir.path());
   DeviceContext device(Device::cpu());
-  PriorBuildContext ctx = build_context(device, plan, src, 0, "");
+  PriorBuildContext ctx = build_context(device, plan, src, 0, Geometry{1, 28, 28});
   PriorStatus st;
   Prior a = obtain_prior(plan, 0, ctx, &st);
   CHECK(st.trained);

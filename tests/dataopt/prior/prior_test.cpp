@@ -3,7 +3,10 @@
 #include "tests/common/test_util.hpp"
 #include "tests/dataopt/fixtures.hpp"
 #include "core/util/error.hpp"
+#include "dataopt/data/idx.hpp"
 #include "dataopt/data/npy.hpp"
+#include "dataopt/data/synthetic.hpp"
+#include "dataopt/pipeline/priors.hpp"
 #include "dataopt/prior/prior_kind.hpp"
 
 using namespace mlsys;
@@ -24,7 +27,7 @@ TEST_CASE("every network prior kind builds, embeds, saves and reloads identicall
   ctx.pool_rows = 10;
   const ImageSet probe = src.train_rows(250, 260);
   const Tensor x = probe.images();
-  for (const char* kind : {"supervised", "dae", "random"}) {
+  for (const char* kind : {"supervised", "dae", "simclr", "random"}) {
     PriorSpec s;
     s.name = kind;
     s.kind = kind;
@@ -88,4 +91,64 @@ TEST_CASE("prior specs: defaults parse, bad entries name the location") {
   CHECK_THROWS_WITH_AS(parse_prior_specs(dup), doctest::Contains("duplicate prior name"), ConfigError);
   config::YamlValue key{YAML::Load("[{name: a, kind: random, colour: red}]"), "x.yaml"};
   CHECK_THROWS_WITH_AS(parse_prior_specs(key), doctest::Contains("unknown prior key 'colour'"), ConfigError);
+}
+
+TEST_CASE("priors learn from other datasets by path, resized to the target, cached by their files") {
+  test::TempDir dir("other");
+  // Another domain: 16x16 images of 5 classes as an IDX folder and as .npy with a labels file.
+  ImageSet other = make_synthetic({60, 5, 16, 31, 9});
+  std::filesystem::create_directories(dir / "idx");
+  write_idx_images(dir / "idx/train-images-idx3-ubyte", other);
+  write_idx_labels(dir / "idx/train-labels-idx1-ubyte", other.labels);
+  write_npy(dir / "img.npy", {other.n, 16, 16}, other.pixels);
+  write_npy_int(dir / "lab.npy", other.labels);
+  DataSource src = tiny_source();
+  DeviceContext device(Device::cpu());
+  Plan plan;
+  plan.priors = parse_prior_specs({YAML::Load("[{name: sup, kind: supervised, arch: 'mlp:8', dataset: '" + (dir / "idx").string() +
+                                              "', epochs: 1}, {name: npy, kind: supervised, arch: 'mlp:8', dataset: '" +
+                                              (dir / "img.npy").string() + "', label_file: '" + (dir / "lab.npy").string() +
+                                              "', rows: [0, 40], epochs: 1}, {name: ssl, kind: simclr, arch: 'mlp:8', dataset: '" +
+                                              (dir / "img.npy").string() + "', epochs: 1}, {name: dig, kind: dae, dataset: digits}]"),
+                                   "test"});
+  plan.priors_dir = dir / "priors";
+  plan.pool_size = 10;
+  const Geometry target{1, 28, 28};
+  for (int k = 0; k < 3; ++k) {
+    PriorStatus st;
+    Prior p = obtain_prior(plan, k, build_context(device, plan, src, k, target), &st);
+    CHECK(st.trained);
+    CHECK(p.net.input().h == 28);  // learned at the target's size
+    CHECK(p.embed(device, src.train_rows(0, 3).images(), {}).rows() == 3);
+  }
+  CHECK(obtain_prior(plan, 0, build_context(device, plan, src, 0, target)).about.find("60 images of") != std::string::npos);
+  CHECK(obtain_prior(plan, 1, build_context(device, plan, src, 1, target)).about.find("rows 0-40") != std::string::npos);
+  // Reloaded from the cache while the dataset is unchanged; retrained after it changes.
+  PriorStatus st;
+  obtain_prior(plan, 1, build_context(device, plan, src, 1, target), &st);
+  CHECK_FALSE(st.trained);
+  std::vector<int32_t> relabeled = other.labels;
+  relabeled[0] = (relabeled[0] + 1) % 5;
+  relabeled.push_back(0);  // a different size, whatever the file system's time resolution
+  relabeled.pop_back();
+  write_npy_int(dir / "lab.npy", relabeled);
+  std::filesystem::last_write_time(dir / "lab.npy", std::filesystem::last_write_time(dir / "lab.npy") + std::chrono::seconds(5));
+  obtain_prior(plan, 1, build_context(device, plan, src, 1, target), &st);
+  CHECK(st.trained);
+  // The simclr settings are part of its cache key.
+  obtain_prior(plan, 2, build_context(device, plan, src, 2, target), &st);
+  CHECK_FALSE(st.trained);
+  plan.simclr.temperature = 0.25;
+  obtain_prior(plan, 2, build_context(device, plan, src, 2, target), &st);
+  CHECK(st.trained);
+  // dataset: digits reads coopt.data.digits_csv; none given is a config error, never a guess.
+  CHECK_THROWS_WITH_AS(obtain_prior(plan, 3, build_context(device, plan, src, 3, target)),
+                       doctest::Contains("coopt.data.digits_csv is empty"), ConfigError);
+  test::write_text(dir / "d.csv", "0,1,2,3,0\n4,3,2,1,1\n1,1,1,1,0\n");
+  plan.digits_csv = dir / "d.csv";
+  CHECK(obtain_prior(plan, 3, build_context(device, plan, src, 3, target)).net.input().w == 28);
+  // A supervised prior needs labels: a .npy without label_file has none.
+  plan.priors = parse_prior_specs({YAML::Load("[{name: x, kind: supervised, dataset: '" + (dir / "img.npy").string() + "'}]"), "t"});
+  CHECK_THROWS_WITH_AS(obtain_prior(plan, 0, build_context(device, plan, src, 0, target)), doctest::Contains("needs labels"),
+                       ConfigError);
 }
