@@ -5,7 +5,6 @@
 #include "core/runtime/run_options.hpp"
 #include "core/tensor/device_options.hpp"
 #include "core/util/error.hpp"
-#include "dataopt/app/modes.hpp"
 #include "dataopt/options.hpp"
 
 namespace mlsys::dataopt {
@@ -20,11 +19,7 @@ const CommandSpec& coopt_command() {
       "  mpirun -np 4 mlsys coopt optimize <cfg> --set comm.backend=mpi --out DIR --overwrite\n"
       "  mlsys coopt train <cfg> --set coopt.dataset_dir=DIR    reuse an optimized dataset",
       {&run_section(), &comm_section(), &device_section(), &coopt_section()},
-      {{"run", "quick end-to-end demo: priors, participants, optimized targets, one student", run_mode},
-       {"priors", "train the configured priors and save them as .prior files", priors_mode},
-       {"optimize", "participants turn the unlabeled pool into the optimized dataset", optimize_mode},
-       {"train", "train a student on an existing optimized dataset (coopt.dataset_dir)", train_mode},
-       {"compare", "the full evaluation table: baselines, CoOpt variants, students, probes and plots", compare_mode}},
+      command_modes("coopt"),
       "coopt.mode",
       {},
       {}};

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 
 #include "core/config/schema.hpp"
 #include "core/util/error.hpp"
@@ -26,6 +27,14 @@ size_t closing_brace(std::string_view s, size_t from) {
     }
   }
   return std::string_view::npos;
+}
+
+// "../data", "./x", "data/graphs": a path relative to the working folder. A plain word ("alice")
+// or an absolute path is left as it is.
+bool is_relative_path(const char* value) {
+  std::string_view v(value);
+  if (v.empty() || v.front() == '/') return false;
+  return v.front() == '.' || v.find('/') != std::string_view::npos;
 }
 
 }  // namespace
@@ -64,6 +73,8 @@ std::string expand_env(std::string_view s, const std::string& where) {
     } else if (value == nullptr) {
       throw ConfigError(where + ": environment variable " + name + " is not set (used as ${" + name +
                         "}); set it, e.g. `export " + name + "=...`, or write ${" + name + ":-default}");
+    } else if (i == 0 && is_relative_path(value)) {
+      out += std::filesystem::absolute(value).lexically_normal().string();
     } else {
       out += value;
     }

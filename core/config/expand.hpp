@@ -4,6 +4,9 @@
 //   ${VAR}            the variable's value; an unset variable is an error naming file:line:col
 //   ${VAR:-default}   the value, or `default` (itself expanded) when VAR is unset or empty
 //   $${               a literal "${"
+// A value that starts with a variable holding a relative path (`MLSYS_DATA_DIR=../shared/data`)
+// takes that path relative to the working folder, where the variable was set, not relative to
+// the config file's folder as paths written in the file are.
 // Expansion happens when a file or --set value is read, so config.yaml holds the expanded text.
 #include <yaml-cpp/yaml.h>
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/util/csv.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/json.hpp"
 
@@ -17,13 +18,9 @@ void Table::add_row(std::vector<Cell> row) {
 }
 
 std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
+  std::string out;
+  append_csv_field(out, s);  // the one quoting rule (core/util/csv.hpp)
+  return out;
 }
 
 std::string Table::cell_text(const Cell& c, bool exact) const {

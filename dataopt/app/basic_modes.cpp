@@ -103,4 +103,14 @@ void train_mode(RunContext& ctx) {
   train_and_probe(ctx, s, od);
 }
 
+// The command's mode table (core/runtime/command.hpp); a new mode is a file that registers itself.
+const bool registered_run = add_command_mode(
+    "coopt", {"run", "quick end-to-end demo: priors, participants, optimized targets, one student", run_mode});
+const bool registered_priors =
+    add_command_mode("coopt", {"priors", "train the configured priors and save them as .prior files", priors_mode});
+const bool registered_optimize = add_command_mode(
+    "coopt", {"optimize", "participants turn the unlabeled pool into the optimized dataset", optimize_mode});
+const bool registered_train = add_command_mode(
+    "coopt", {"train", "train a student on an existing optimized dataset (coopt.dataset_dir)", train_mode});
+
 }  // namespace mlsys::dataopt

@@ -316,4 +316,7 @@ void compare_mode(RunContext& ctx) {
                       seconds_since(t_all)));
 }
 
+const bool registered = add_command_mode(
+    "coopt", {"compare", "the full evaluation table: baselines, CoOpt variants, students, probes and plots", compare_mode});
+
 }  // namespace mlsys::dataopt

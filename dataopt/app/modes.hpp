@@ -1,4 +1,5 @@
 #pragma once
+#include "core/runtime/command.hpp"
 #include "core/runtime/run_context.hpp"
 
 namespace mlsys::dataopt {

@@ -31,31 +31,27 @@ OneMathThread::~OneMathThread() { set_thread_count(saved_); }
 
 namespace {
 
-// The files this run reads, in summary.json's "inputs" (core/runtime has no run-record mechanism
-// for inputs in this build, so coopt writes its own): the target dataset's IDX files (or
-// "synthetic") and, per prior, the files it learns from or loads.
+// The files this run reads, into the run record (summary.json "run.inputs": path, size, content
+// hash): the target dataset's IDX files (or the built-in synthetic set) and, per prior, the files
+// it learns from or loads.
 void record_inputs(RunContext& ctx, const Setup& s) {
-  Json in = Json::object();
   if (s.data->synthetic()) {
-    in["target"] = "synthetic";
+    ctx.record_builtin_input("coopt.data", s.data->describe());
   } else {
-    Json files = Json::array();
     const std::vector<std::string> splits = s.opt.eval_on == "validation" ? std::vector<std::string>{"train"}
                                                                           : std::vector<std::string>{"train", "test"};
     for (const std::string& split : splits)
-      for (const char* kind : {"images", "labels"}) files.push_back(find_idx_file(s.opt.data_dir, split, kind).string());
-    in["target"] = files;
+      for (const char* kind : {"images", "labels"})
+        ctx.record_input("coopt.data." + split + "." + kind, find_idx_file(s.opt.data_dir, split, kind));
   }
-  Json priors = Json::object();
   for (const PriorSpec& spec : s.plan.priors) {
+    if (spec.target_data() && spec.rows_end > spec.rows_begin) continue;  // learns from the target files above
     PriorBuildContext c;
     c.digits_csv = s.plan.digits_csv;
-    Json files = Json::array();
-    for (const fs::path& f : prior_input_files(spec, c)) files.push_back(f.string());
-    priors[spec.name] = spec.target_data() && spec.rows_end > spec.rows_begin ? Json("target") : files;
+    auto files = prior_input_files(spec, c);
+    for (size_t i = 0; i < files.size(); ++i)
+      ctx.record_input("coopt.priors." + spec.name + (files.size() == 1 ? "" : "[" + std::to_string(i) + "]"), files[i]);
   }
-  in["priors"] = priors;
-  ctx.summary()["inputs"] = in;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/runtime/command.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/table.hpp"
 #include "core/util/error.hpp"
@@ -191,5 +192,8 @@ void helios_mode(RunContext& ctx) {
     ctx.say(results_table(compat).to_text());
   }
 }
+
+const bool registered_mode = add_command_mode(
+    "simulate", {"helios", "Helios compatibility mode: the Helios simulator's semantics on Philly-style VC traces", helios_mode});
 
 }  // namespace mlsys::sim

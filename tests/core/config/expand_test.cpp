@@ -83,6 +83,20 @@ TEST_CASE("config expand: ${VAR}, ${VAR:-default}, $${ and errors") {
   CHECK(config_error([] { expand_env("${1X}", "w"); }).find("not a variable reference") != std::string::npos);
 }
 
+TEST_CASE("config expand: a variable holding a relative path at the start of a value means the working folder") {
+  EnvVar rel("MLSYS_TEST_REL", "../shared/data");
+  EnvVar word("MLSYS_TEST_WORD", "alice");
+  std::string expected = (fs::current_path().parent_path() / "shared" / "data" / "graphs").string();
+  CHECK(expand_env("${MLSYS_TEST_REL}/graphs", "w") == expected);
+  CHECK(expand_env("${MLSYS_TEST_WORD}/x", "w") == "alice/x");
+  CHECK(expand_env("x/${MLSYS_TEST_REL}", "w") == "x/../shared/data");
+  // Read from a config file in another folder, the value still names the working folder's path.
+  test::TempDir dir("expand_rel");
+  test::write_text(dir / "exp.yaml", "io:\n  data: ${MLSYS_TEST_REL}/graphs\n");
+  auto cfg = resolve({&path_section()}, {(dir / "exp.yaml").string()}, {});
+  CHECK(cfg.get(path_section()).data == expected);
+}
+
 TEST_CASE("config expand: an unset variable in a file names file, line and column") {
   EnvVar unset("MLSYS_TEST_UNSET", nullptr);
   test::TempDir dir("expand");

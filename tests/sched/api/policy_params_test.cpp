@@ -42,7 +42,7 @@ TEST_CASE("every policy file's tunables appear in the section, grouped and order
   CHECK(policy_params_section().find("las_round_s")->description().find("las:") == 0);
 }
 
-TEST_CASE("set() changes what the policy's struct reads; copies own their values") {
+TEST_CASE("set() changes what the policy struct reads, and copies own their values") {
   PolicyParams p;
   CHECK(p.get(probe_tunables()).probe_weight == doctest::Approx(0.5));
   p.set("probe_weight", "0.25");
