@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 
 #include "core/util/error.hpp"
+#include "core/util/random.hpp"
 #include "core/util/strings.hpp"
 #include "sched/schedmate/tracker/line_time.hpp"
 
@@ -79,8 +79,8 @@ LogFormat parse_format(const std::string& name) {
 }
 
 std::vector<std::string> failure_block(FailureCategory c, uint64_t seed) {
-  std::mt19937_64 rng(seed * 7919 + static_cast<uint64_t>(c));
-  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  Rng rng(derive_seed(seed, static_cast<uint64_t>(c)));
+  auto pick = [&](int n) { return static_cast<int>(rng.below(static_cast<uint64_t>(n))); };
   int rank = pick(8), pid = 10000 + pick(50000), node = 1 + pick(200);
   std::vector<std::string> traceback = {"Traceback (most recent call last):",
                                         fmt("  File \"train.py\", line %d, in <module>", 100 + pick(400)),
@@ -217,8 +217,8 @@ std::string GeneratedLog::text() const {
 GeneratedLog generate_log(const LogSpec& spec) {
   if (spec.total_steps <= 0 || spec.steps_per_s <= 0 || spec.log_every <= 0)
     throw ConfigError("log generator: total_steps, steps_per_s and log_every must be positive");
-  std::mt19937_64 rng(spec.seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Rng rng(spec.seed);
+  auto u = [&rng] { return 2 * rng.uniform() - 1; };  // [-1, 1)
   GeneratedLog g;
   g.label = spec.failure;
   double t = spec.start_time;
@@ -252,9 +252,9 @@ GeneratedLog generate_log(const LogSpec& spec) {
   double loss = 4.0;
   int keras_epoch_printed = 0;
   for (int64_t step = 1; step <= total; ++step) {
-    t += base * (1.0 + spec.jitter * u(rng));
+    t += base * (1.0 + spec.jitter * u());
     if (step == fail_step) break;
-    loss = loss * 0.999 + 0.001 * (1.0 + 0.2 * u(rng));
+    loss = loss * 0.999 + 0.001 * (1.0 + 0.2 * u());
     const int epoch0 = static_cast<int>((step - 1) / spe);  // 0-based epoch of this step
     const int64_t in_epoch = step - static_cast<int64_t>(epoch0) * spe;
     if (f == LogFormat::Keras && keras_epoch_printed <= epoch0) {
@@ -272,7 +272,7 @@ GeneratedLog generate_log(const LogSpec& spec) {
         emit(t, fmt("%3d%%|%s| %ld/%ld ", static_cast<int>(frac * 100), bar(frac, false).c_str(), static_cast<long>(step),
                     static_cast<long>(total)) + tqdm_tail(elapsed, remaining, rate) + "]", step);
         if (f == LogFormat::HfTrainer && step % (spec.log_every * 10) == 0)
-          emit(t, fmt("{'loss': %.4f, 'grad_norm': %.3f, 'learning_rate': %.3e, 'epoch': %.2f}", loss, 1 + u(rng) * 0.3,
+          emit(t, fmt("{'loss': %.4f, 'grad_norm': %.3f, 'learning_rate': %.3e, 'epoch': %.2f}", loss, 1 + u() * 0.3,
                       1e-4 * (1 - frac), frac * epochs), step);
         break;
       case LogFormat::Lightning: {
@@ -289,7 +289,7 @@ GeneratedLog generate_log(const LogSpec& spec) {
                     "rate: %.3E | global batch size: %5d | lm loss: %.6E | loss scale: 65536.0 | grad norm: %.3f | "
                     "number of skipped iterations:   0 | number of nan iterations:   0 |",
                     static_cast<long>(step), static_cast<long>(total), static_cast<long>(step * 256), 1000.0 * base,
-                    1.5e-4, 256, loss, 1 + 0.2 * u(rng)), step);
+                    1.5e-4, 256, loss, 1 + 0.2 * u()), step);
         break;
       case LogFormat::Keras: {
         double ef = static_cast<double>(in_epoch) / static_cast<double>(spe);
