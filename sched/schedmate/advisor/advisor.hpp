@@ -20,6 +20,9 @@ struct AdvisorOptions {
   int ngram = 3;
   int min_user_jobs = 3;        // user statistics need this many finished jobs
   double prior_duration_s = 3600;
+  // Transfer across platforms and scales (jobs without step counts): the scaling exponent of
+  // duration in the accelerator count before history has shown one (duration ~ count^-alpha).
+  double prior_scaling_alpha = 0.8;
 };
 
 struct AdvisedJob {  // one job as the advisor sees it
@@ -35,7 +38,7 @@ struct Prediction {
   double duration_s = NAN;
   double uncertainty_s = NAN;       // one standard deviation
   double steps_per_s = NAN;         // predicted throughput, when steps are known
-  std::string source;               // knn_exact | knn | user | global | prior
+  std::string source;               // knn_exact | transfer | knn | user | global | prior
   std::vector<std::string> neighbors;  // ids of a few representative similar jobs
   double similarity = 0;            // best neighbour's similarity
   JobFacts facts;
@@ -58,12 +61,31 @@ class Advisor {
     std::vector<std::string> ids;
   };
   double key_similarity(const JobFacts& a, const JobFacts& b) const;
+
+  // The same workload (model, data set, task) on another platform or scale. A cell is one
+  // (workload, platform) pair of finished jobs; its log durations are kept.
+  struct Cell {
+    std::string workload, platform, user, accelerator;
+    int num_gpus = 0;
+    std::vector<double> log_duration;
+    double median() const;
+  };
+  static std::string workload_of(const JobFacts& f);
+  static std::string platform_of(const JobFacts& f);
+  void add_cell(const AdvisedJob& job, double log_duration);
+  bool transfer(const AdvisedJob& job, Prediction& pr) const;
+  double scaling_alpha() const;  // learned from history, cached until the history changes
+
   AdvisorOptions opt_;
   NgramIndex index_;
   std::map<std::string, Prototype> protos_;
   std::map<std::string, std::vector<double>> user_log_durations_;
   std::vector<double> all_log_durations_;
   size_t history_count_ = 0;
+  std::map<std::string, Cell> cells_;                                  // workload \x1f platform -> cell
+  std::map<std::string, std::vector<std::string>> cells_of_workload_;  // workload -> cell keys
+  std::map<std::string, std::map<std::string, std::string>> platform_cells_;  // platform -> workload -> cell key
+  mutable double alpha_cache_ = NAN;
 };
 
 // Runs the online protocol over jobs in submit order: a job's history is every job whose

@@ -54,6 +54,7 @@ std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::str
     a.text.name = a.name;
     a.text.num_gpus = static_cast<int>(num("num_gpus", 1));
     a.text.trace_steps = num("total_steps", 0);
+    a.text.gpu_type = str("gpu_type");
     a.submit_time = num("submit_time", 0);
     a.duration = num("duration", NAN);
     out.push_back(std::move(a));
@@ -74,6 +75,7 @@ std::string jobs_to_jsonl(const std::vector<AdvisedJob>& jobs) {
     j["submit_time"] = a.submit_time;
     if (!std::isnan(a.duration)) j["duration"] = a.duration;
     if (a.text.trace_steps > 0) j["total_steps"] = a.text.trace_steps;
+    if (!a.text.gpu_type.empty()) j["gpu_type"] = a.text.gpu_type;
     out += j.dump() + "\n";
   }
   return out;
@@ -103,6 +105,7 @@ std::vector<AdvisedJob> load_jobs(const JobSourceOptions& opt) {
     a.text.name = j.name;
     a.text.num_gpus = j.num_gpus;
     a.text.trace_steps = j.total_steps;
+    a.text.gpu_type = j.gpu_type;
     a.submit_time = j.submit_time;
     a.duration = j.duration;
     out.push_back(std::move(a));

@@ -49,7 +49,8 @@ std::vector<AdvisedJob> input_jobs(const SchedmateOptions& o, uint64_t seed, Ana
   // Identical texts need one extraction (an LLM backend would otherwise be asked per job).
   std::map<std::string, JobFacts> seen;
   for (auto& j : jobs) {
-    std::string key = j.text.command + "\n" + j.text.script + "\n" + j.text.name + "\n" + std::to_string(j.text.num_gpus);
+    std::string key = j.text.command + "\n" + j.text.script + "\n" + j.text.name + "\n" + std::to_string(j.text.num_gpus) +
+                      "\n" + j.text.gpu_type;
     auto it = seen.find(key);
     if (it == seen.end()) it = seen.emplace(key, analyzer.extract(j.text, j.id)).first;
     j.facts = it->second;
