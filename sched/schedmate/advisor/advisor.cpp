@@ -4,6 +4,7 @@
 #include <numeric>
 #include <queue>
 
+#include "sched/workload/gbdt_estimator.hpp"
 #include "sched/workload/history_estimator.hpp"
 
 namespace mlsys::schedmate {
@@ -291,18 +292,57 @@ Prediction Advisor::predict(const AdvisedJob& job) const {
   return pr;
 }
 
-std::vector<double> helios_baseline(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+namespace {
+
+std::vector<workload::JobSpec> as_specs(const std::vector<AdvisedJob>& jobs, const OnlineOptions& online) {
   std::vector<workload::JobSpec> specs(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
-    specs[i].user = jobs[i].user;
-    specs[i].name = jobs[i].name;
-    specs[i].submit_time = jobs[i].submit_time;
-    specs[i].duration = jobs[i].duration;  // NaN (unknown) never enters the history
+    auto& s = specs[i];
+    s.id = jobs[i].id;
+    s.user = jobs[i].user;
+    s.vc = jobs[i].vc;
+    s.name = jobs[i].name;
+    s.gpu_type = jobs[i].text.gpu_type;
+    s.num_gpus = jobs[i].text.num_gpus;
+    s.submit_time = jobs[i].submit_time;
+    // NaN (unknown, or held out) never enters a history.
+    s.duration = online.held_out && online.held_out(jobs[i]) ? NAN : jobs[i].duration;
   }
-  return workload::helios_estimates(specs, opt.prior_duration_s).value;
+  return specs;
 }
 
-OnlineResult predict_online(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+// The latest finished job with the same user and name; the Helios-style estimate otherwise.
+std::vector<double> previous_run(const std::vector<AdvisedJob>& jobs, const std::vector<workload::JobSpec>& specs,
+                                 const std::vector<double>& helios) {
+  std::vector<size_t> by_end;
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (std::isfinite(specs[i].duration)) by_end.push_back(i);
+  auto end_of = [&](size_t i) { return specs[i].submit_time + specs[i].duration; };
+  std::stable_sort(by_end.begin(), by_end.end(), [&](size_t a, size_t b) { return end_of(a) < end_of(b); });
+  std::vector<size_t> order(jobs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return specs[a].submit_time < specs[b].submit_time; });
+  std::map<std::string, double> last;
+  std::vector<double> out = helios;
+  size_t k = 0;
+  for (size_t i : order) {
+    while (k < by_end.size() && end_of(by_end[k]) <= specs[i].submit_time) {
+      const auto& h = specs[by_end[k++]];
+      last[h.user + '\x1f' + h.name] = h.duration;
+    }
+    auto it = last.find(specs[i].user + '\x1f' + specs[i].name);
+    if (it != last.end()) out[i] = it->second;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> helios_baseline(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+  return workload::helios_estimates(as_specs(jobs, {}), opt.prior_duration_s).value;
+}
+
+OnlineResult predict_online(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt, const OnlineOptions& online) {
   OnlineResult r;
   Advisor advisor(opt);
   using Finish = std::pair<double, size_t>;  // earliest finish, job index
@@ -315,26 +355,38 @@ OnlineResult predict_online(const std::vector<AdvisedJob>& jobs, const AdvisorOp
       running.pop();
     }
     r.schedmate.push_back(advisor.predict(j));
-    if (j.duration > 0) running.push({j.submit_time + j.duration, i});
+    if (j.duration > 0 && !(online.held_out && online.held_out(j))) running.push({j.submit_time + j.duration, i});
   }
-  r.helios = helios_baseline(jobs, opt);
+  const auto specs = as_specs(jobs, online);
+  r.helios = workload::helios_estimates(specs, opt.prior_duration_s).value;
+  if (online.gbdt) {
+    workload::GbdtOptions g;
+    g.default_s = opt.prior_duration_s;
+    g.seed = online.seed;
+    r.gbdt = workload::gbdt_estimates(specs, g).value;
+  }
+  if (online.previous) r.previous = previous_run(jobs, specs, r.helios);
   return r;
 }
 
-OnlineResult predict_online_by_vc(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+OnlineResult predict_online_by_vc(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt, const OnlineOptions& online) {
   std::map<std::string, std::vector<size_t>> groups;
   for (size_t i = 0; i < jobs.size(); ++i) groups[jobs[i].vc].push_back(i);
   OnlineResult r;
   r.schedmate.resize(jobs.size());
   r.helios.resize(jobs.size());
+  if (online.gbdt) r.gbdt.resize(jobs.size());
+  if (online.previous) r.previous.resize(jobs.size());
   for (const auto& [vc, idx] : groups) {
     std::vector<AdvisedJob> part;
     part.reserve(idx.size());
     for (size_t i : idx) part.push_back(jobs[i]);
-    OnlineResult g = predict_online(part, opt);
+    OnlineResult g = predict_online(part, opt, online);
     for (size_t k = 0; k < idx.size(); ++k) {
       r.schedmate[idx[k]] = std::move(g.schedmate[k]);
       r.helios[idx[k]] = g.helios[k];
+      if (online.gbdt) r.gbdt[idx[k]] = g.gbdt[k];
+      if (online.previous) r.previous[idx[k]] = g.previous[k];
     }
   }
   return r;
@@ -346,6 +398,20 @@ double within(const std::vector<double>& p, const std::vector<double>& t, double
   for (size_t i = 0; i < p.size(); ++i)
     if (t[i] > 0 && std::abs(p[i] - t[i]) <= tol * t[i]) ++ok;
   return static_cast<double>(ok) / static_cast<double>(p.size());
+}
+
+}  // namespace mlsys::schedmate
+
+namespace mlsys::schedmate {
+
+double median_ape(const std::vector<double>& p, const std::vector<double>& t) {
+  std::vector<double> e;
+  for (size_t i = 0; i < p.size() && i < t.size(); ++i)
+    if (t[i] > 0) e.push_back(std::abs(p[i] - t[i]) / t[i]);
+  if (e.empty()) return NAN;
+  std::sort(e.begin(), e.end());
+  const size_t m = e.size() / 2;
+  return e.size() % 2 ? e[m] : 0.5 * (e[m - 1] + e[m]);
 }
 
 }  // namespace mlsys::schedmate

@@ -3,6 +3,8 @@
 // (structured key + character n-gram TF-IDF cosine, k nearest), with an uncertainty, falling back
 // to the user's and then everyone's history when nothing similar has finished yet.
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -89,21 +91,36 @@ class Advisor {
 };
 
 // Runs the online protocol over jobs in submit order: a job's history is every job whose
-// submit + duration (its earliest possible finish) is at or before its submit time. The baseline
-// beside SchedMate is the simulator's Helios-style history estimator (sched/workload/
-// history_estimator.hpp) under the same protocol.
+// submit + duration (its earliest possible finish) is at or before its submit time. Beside
+// SchedMate, the baselines under the same protocol: the workload library's Helios-style history
+// estimator (sched/workload/history_estimator.hpp) always; on request its GBDT estimator
+// (gbdt_estimator.hpp, Helios QSSF style) and "the same job's previous run" (the latest finished
+// job with the same user and name, else the Helios-style estimate).
+struct OnlineOptions {
+  bool gbdt = false;
+  bool previous = false;
+  uint64_t seed = 1;
+  // Jobs that never enter any estimator's history but are still predicted (unseen-model protocol).
+  std::function<bool(const AdvisedJob&)> held_out;
+};
 struct OnlineResult {
   std::vector<Prediction> schedmate;
-  std::vector<double> helios;  // per job, same order
+  std::vector<double> helios;    // per job, same order
+  std::vector<double> gbdt;      // empty unless requested
+  std::vector<double> previous;  // empty unless requested
 };
 std::vector<double> helios_baseline(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt);
-OnlineResult predict_online(const std::vector<AdvisedJob>& jobs_in_submit_order, const AdvisorOptions& opt);
+OnlineResult predict_online(const std::vector<AdvisedJob>& jobs_in_submit_order, const AdvisorOptions& opt,
+                            const OnlineOptions& online = {});
 
 // The same, separately per virtual cluster (VCs are independent clusters with their own clocks);
 // results are in the input order.
-OnlineResult predict_online_by_vc(const std::vector<AdvisedJob>& jobs_in_submit_order, const AdvisorOptions& opt);
+OnlineResult predict_online_by_vc(const std::vector<AdvisedJob>& jobs_in_submit_order, const AdvisorOptions& opt,
+                                  const OnlineOptions& online = {});
 
 // Share of jobs whose prediction is within +-tol of the truth.
 double within(const std::vector<double>& predicted, const std::vector<double>& truth, double tol);
+// Median of |predicted - truth| / truth (NaN for no jobs).
+double median_ape(const std::vector<double>& predicted, const std::vector<double>& truth);
 
 }  // namespace mlsys::schedmate

@@ -1,0 +1,194 @@
+#include "sched/workload/gbdt_estimator.hpp"
+
+#include <xgboost/c_api.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+
+#include "core/util/error.hpp"
+
+namespace mlsys::workload {
+namespace {
+
+constexpr int kFeatures = 7;  // user, vc, name, name head, gpu type | gpus, hour of day
+constexpr int kCategorical = 5;
+constexpr size_t kMaxTrainRows = 20000;  // the most recent finished jobs (Helios retrains on recent history)
+
+void check(int rc, const char* what) {
+  if (rc != 0) throw Error(std::string("XGBoost ") + what + ": " + XGBGetLastError());
+}
+
+// The first word of a job name ("ResNet-18 (batch size 32)" -> "resnet", "dgx1_x/bert" -> "dgx1").
+std::string name_head(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      if (!out.empty()) break;
+      continue;
+    }
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+// Categories get codes in the order they enter the history; one never seen is missing (NaN).
+class Encoder {
+ public:
+  float code(const std::string& s) const {
+    auto it = codes_.find(s);
+    return it == codes_.end() ? NAN : static_cast<float>(it->second);
+  }
+  void learn(const std::string& s) { codes_.emplace(s, static_cast<int>(codes_.size())); }
+
+ private:
+  std::unordered_map<std::string, int> codes_;
+};
+
+class Booster {
+ public:
+  Booster() = default;
+  Booster(const Booster&) = delete;
+  Booster& operator=(const Booster&) = delete;
+  ~Booster() {
+    if (h_) XGBoosterFree(h_);
+  }
+  bool trained() const { return h_ != nullptr; }
+
+  void train(const std::vector<float>& x, const std::vector<float>& y, const GbdtOptions& o) {
+    if (h_) XGBoosterFree(h_), h_ = nullptr;
+    DMatrixHandle d = matrix(x, y.size());
+    try {
+      check(XGDMatrixSetFloatInfo(d, "label", y.data(), y.size()), "labels");
+      check(XGBoosterCreate(&d, 1, &h_), "booster");
+      const std::string depth = std::to_string(o.max_depth), eta = std::to_string(o.learning_rate),
+                        seed = std::to_string(o.seed % 2147483647);
+      const std::pair<const char*, std::string> params[] = {
+          {"objective", "reg:squarederror"}, {"tree_method", "hist"}, {"max_depth", depth}, {"eta", eta},
+          {"nthread", "1"}, {"seed", seed}, {"max_cat_to_onehot", "1"}, {"verbosity", "0"}};
+      for (const auto& [k, v] : params) check(XGBoosterSetParam(h_, k, v.c_str()), "parameter");
+      for (int i = 0; i < o.trees; ++i) check(XGBoosterUpdateOneIter(h_, i, d), "training");
+    } catch (...) {
+      XGDMatrixFree(d);
+      throw;
+    }
+    XGDMatrixFree(d);
+  }
+
+  std::vector<float> predict(const std::vector<float>& x, size_t rows) const {
+    DMatrixHandle d = matrix(x, rows);
+    bst_ulong n = 0;
+    const float* out = nullptr;
+    const int rc = XGBoosterPredict(h_, d, 0, 0, 0, &n, &out);
+    std::vector<float> v;
+    if (rc == 0) v.assign(out, out + n);
+    XGDMatrixFree(d);
+    check(rc, "prediction");
+    if (v.size() != rows) throw Error("XGBoost prediction: wrong number of outputs");
+    return v;
+  }
+
+ private:
+  static DMatrixHandle matrix(const std::vector<float>& x, size_t rows) {
+    DMatrixHandle d = nullptr;
+    check(XGDMatrixCreateFromMat(x.data(), rows, kFeatures, NAN, &d), "data");
+    const char* types[kFeatures];
+    for (int i = 0; i < kFeatures; ++i) types[i] = i < kCategorical ? "c" : "q";
+    const int rc = XGDMatrixSetStrFeatureInfo(d, "feature_type", types, kFeatures);
+    if (rc != 0) XGDMatrixFree(d);
+    check(rc, "feature types");
+    return d;
+  }
+  BoosterHandle h_ = nullptr;
+};
+
+}  // namespace
+
+DurationEstimates gbdt_estimates(const std::vector<JobSpec>& jobs, const GbdtOptions& opt) {
+  static const bool quiet = XGBSetGlobalConfig("{\"verbosity\": 0}") == 0;
+  (void)quiet;
+  const size_t n = jobs.size();
+  auto end_of = [&](size_t i) { return jobs[i].submit_time + jobs[i].duration; };
+  std::vector<size_t> by_submit(n), by_end;
+  std::iota(by_submit.begin(), by_submit.end(), 0);
+  by_end.reserve(n);
+  for (size_t i = 0; i < n; ++i)
+    if (std::isfinite(end_of(i)) && std::isfinite(jobs[i].duration)) by_end.push_back(i);
+  std::stable_sort(by_submit.begin(), by_submit.end(), [&](size_t a, size_t b) { return jobs[a].submit_time < jobs[b].submit_time; });
+  std::stable_sort(by_end.begin(), by_end.end(), [&](size_t a, size_t b) { return end_of(a) < end_of(b); });
+
+  Encoder enc[kCategorical];
+  auto categories = [](const JobSpec& j) {
+    return std::array<std::string, kCategorical>{j.user, j.vc, j.name, name_head(j.name), j.gpu_type};
+  };
+  auto features = [&](const JobSpec& j, std::vector<float>& out) {
+    const auto cats = categories(j);
+    for (int f = 0; f < kCategorical; ++f) out.push_back(enc[f].code(cats[static_cast<size_t>(f)]));
+    out.push_back(static_cast<float>(j.num_gpus));
+    const double day = std::fmod(j.submit_time, 86400.0);
+    out.push_back(static_cast<float>((day < 0 ? day + 86400.0 : day) / 3600.0));
+  };
+
+  std::vector<size_t> history;  // job indices in finish order
+  double hist_sum = 0;
+  Booster model;
+  size_t trained_on = 0;
+  DurationEstimates e;
+  e.value.assign(n, opt.default_s);
+  std::vector<size_t> pending;  // jobs waiting for the current model's prediction
+  auto flush = [&]() {
+    if (pending.empty()) return;
+    std::vector<float> x;
+    x.reserve(pending.size() * kFeatures);
+    for (size_t i : pending) features(jobs[i], x);
+    auto y = model.predict(x, pending.size());
+    for (size_t k = 0; k < pending.size(); ++k) e.value[pending[k]] = std::exp(static_cast<double>(y[k]));
+    e.sources["gbdt"] += static_cast<int64_t>(pending.size());
+    pending.clear();
+  };
+  size_t k = 0;
+  for (size_t i : by_submit) {
+    const JobSpec& j = jobs[i];
+    bool grew = false;
+    while (k < by_end.size() && end_of(by_end[k]) <= j.submit_time) {
+      const size_t h = by_end[k++];
+      history.push_back(h);
+      hist_sum += jobs[h].duration;
+      grew = true;
+    }
+    const size_t hn = history.size();
+    if (grew && static_cast<int>(hn) >= opt.min_history &&
+        (!model.trained() || static_cast<double>(hn) >= static_cast<double>(trained_on) * (1.0 + opt.retrain_growth))) {
+      flush();  // jobs submitted before this point keep the model they would have had
+      const size_t first = hn > kMaxTrainRows ? hn - kMaxTrainRows : 0;
+      for (size_t r = first; r < hn; ++r) {
+        const auto cats = categories(jobs[history[r]]);
+        for (int f = 0; f < kCategorical; ++f) enc[f].learn(cats[static_cast<size_t>(f)]);
+      }
+      std::vector<float> x, y;
+      x.reserve((hn - first) * kFeatures);
+      for (size_t r = first; r < hn; ++r) {
+        features(jobs[history[r]], x);
+        y.push_back(static_cast<float>(std::log(std::max(1.0, jobs[history[r]].duration))));
+      }
+      model.train(x, y, opt);
+      trained_on = hn;
+    }
+    if (model.trained()) {
+      pending.push_back(i);
+    } else if (hn > 0) {
+      e.value[i] = hist_sum / static_cast<double>(hn);
+      ++e.sources["history mean"];
+    } else {
+      ++e.sources["default"];
+    }
+  }
+  flush();
+  return e;
+}
+
+}  // namespace mlsys::workload
