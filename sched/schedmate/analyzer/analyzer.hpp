@@ -42,11 +42,16 @@ class Analyzer {
   // `job_key` groups calls per job for the call budget.
   virtual JobFacts extract(const JobText& job, const std::string& job_key) = 0;
   virtual std::optional<LearnedPattern> pattern(const std::vector<std::string>& sample, const std::string& job_key) = 0;
-  virtual Diagnosis diagnose(const std::vector<std::string>& lines, bool stalled, const std::string& job_key) = 0;
+  virtual Diagnosis diagnose(const std::vector<std::string>& lines, const RunEvidence& run, const std::string& job_key) = 0;
   virtual AnalyzerStats stats() const { return {}; }
 };
 
 using AnalyzerRegistry = Registry<Analyzer, const AnalyzerOptions&>;
 AnalyzerRegistry& analyzer_registry();
+
+// Diagnoses a whole log: the Metric Tracker reads it first (did the run progress, did it stall),
+// then the analyzer names the failure.
+Diagnosis diagnose_log(Analyzer& analyzer, const std::vector<std::string>& lines, const std::string& job_key,
+                       double stall_factor = 2.5);
 
 }  // namespace mlsys::schedmate

@@ -148,12 +148,13 @@ class OpenAiAnalyzer final : public Analyzer {
     return p;
   }
 
-  Diagnosis diagnose(const std::vector<std::string>& lines, bool stalled, const std::string& key) override {
+  Diagnosis diagnose(const std::vector<std::string>& lines, const RunEvidence& run, const std::string& key) override {
     const size_t first = lines.size() > kTailLines ? lines.size() - kTailLines : 0;
     std::string prompt = "Classify why this training job failed (or `none`). Categories: ";
     for (auto c : all_categories()) prompt += std::string(to_string(c)) + " ";
     prompt += "\nGive the 1-based number of the line that is the evidence (0 for none).";
-    if (stalled) prompt += "\nThe job stopped making progress before these lines ended.";
+    if (run.progressed) prompt += "\nThe job made training progress before these lines.";
+    if (run.stalled) prompt += "\nThe job stopped making progress before these lines ended.";
     prompt += "\nLog (line numbers first):\n";
     for (size_t i = first; i < lines.size(); ++i) prompt += std::to_string(i + 1) + ": " + lines[i].substr(0, 400) + "\n";
     auto check = [&](const Json& j, std::string& why) {
@@ -165,7 +166,7 @@ class OpenAiAnalyzer final : public Analyzer {
       return true;
     };
     auto reply = ask(key, "failure_diagnosis", prompt, schema_diagnosis(), check);
-    if (!reply) return embedded_->diagnose(lines, stalled, key);
+    if (!reply) return embedded_->diagnose(lines, run, key);
     Diagnosis d;
     d.category = parse_category(reply->find("category")->as_string());
     d.evidence_line = reply->find("evidence_line")->as_int();

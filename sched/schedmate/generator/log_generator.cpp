@@ -195,6 +195,26 @@ std::vector<std::string> failure_block(FailureCategory c, uint64_t seed) {
                              1000 + pick(100), 3, 8));
         default: return with_tb("omegaconf.errors.MissingMandatoryValue: Missing mandatory value: model.hidden_size");
       }
+    case FailureCategory::CrashAfterProgress:
+      switch (pick(3)) {
+        case 0: return traceback;  // the traceback is cut before its exception line
+        case 1: return {"Segmentation fault (core dumped)"};
+        default:
+          return {fmt("srun: error: node-%03d: task %d: Exited with exit code 134", node, rank),
+                  "srun: Terminating StepId=1234.0"};
+      }
+    case FailureCategory::Hang:
+      return {fmt("slurmstepd: error: *** JOB %d ON node-%03d CANCELLED AT 2024-05-01T12:%02d:%02d DUE TO TIME LIMIT ***",
+                  100000 + pick(800000), node, pick(60), pick(60))};
+    case FailureCategory::NotConverged:
+      switch (pick(3)) {
+        case 0: return {fmt("Loss is NaN at step %d, stopping training", 100 + pick(90000))};
+        case 1:
+          return {fmt("Early stopping: validation accuracy 0.%03d did not reach the target 0.759 after %d epochs", pick(700),
+                      30 + pick(60))};
+        default:
+          return with_tb("RuntimeError: Function 'MseLossBackward0' returned nan values in its 0th output.");
+      }
     case FailureCategory::Unknown:
       switch (pick(3)) {
         case 0: return {"Segmentation fault (core dumped)"};
@@ -245,8 +265,10 @@ GeneratedLog generate_log(const LogSpec& spec) {
   }
   t += 30;  // model and data loading
   g.first_step_t = t;
-  const int64_t fail_step = spec.failure == FailureCategory::None
-                                ? total + 1
+  // An unexplained failure is generated at start-up, before any progress (after progress it is a
+  // crash after progress).
+  const int64_t fail_step = spec.failure == FailureCategory::None    ? total + 1
+                            : spec.failure == FailureCategory::Unknown ? 1
                                 : std::clamp<int64_t>(static_cast<int64_t>(spec.fail_at * static_cast<double>(total)), 1, total);
   const double base = 1.0 / spec.steps_per_s;
   double loss = 4.0;
@@ -318,7 +340,8 @@ GeneratedLog generate_log(const LogSpec& spec) {
   g.full_run_end_t = full;
   if (spec.failure != FailureCategory::None) {
     int64_t done = fail_step - 1;
-    if (spec.failure == FailureCategory::NcclTimeout) t += spec.hang_s;  // the collective hangs first
+    // A collective hangs before its watchdog speaks; a hung run goes silent until its time limit.
+    if (spec.failure == FailureCategory::NcclTimeout || spec.failure == FailureCategory::Hang) t += spec.hang_s;
     g.failure_line = static_cast<int64_t>(g.lines.size());
     for (auto& l : failure_block(spec.failure, spec.seed)) emit(t, l, done);
   } else {

@@ -14,7 +14,7 @@ void run_advise(RunContext& ctx) {
   std::map<std::string, FailureAction> actions;
   for (const auto& f : input_log_files(o)) {
     std::string id = std::filesystem::path(f).stem().string();
-    Diagnosis d = analyzer->diagnose(read_log_lines(f, o.strip_comments), false, id);
+    Diagnosis d = diagnose_log(*analyzer, read_log_lines(f, o.strip_comments), id, o.stall_factor);
     actions[id] = d.action;
   }
   auto out = advise_jobs(ctx, jobs, actions, o);

@@ -69,10 +69,12 @@ std::vector<std::string> input_log_files(const SchedmateOptions& o) {
   if (!o.log.empty()) named.insert(named.begin(), o.log);
   for (const auto& p : named) {
     if (fs::is_directory(p)) {
+      // Every *.log / *.txt below the folder (MLPerf keeps its logs at <org>/results/<system>/...).
       std::vector<std::string> found;
-      for (auto& e : fs::directory_iterator(p))
+      for (auto& e : fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied))
         if (e.is_regular_file() && (e.path().extension() == ".log" || e.path().extension() == ".txt"))
           found.push_back(e.path().string());
+      if (found.empty()) throw Error("log folder " + p + " holds no *.log or *.txt files (schedmate.logs)");
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());
     } else if (fs::exists(p) || o.follow) {

@@ -20,7 +20,7 @@ void run_demo(RunContext& ctx) {
   Table d({"log", "category", "action", "evidence"});
   for (const auto& c : corpus) {
     if (c.spec.format != LogFormat::Megatron) continue;
-    Diagnosis dg = analyzer->diagnose(c.log.lines, false, c.name);
+    Diagnosis dg = diagnose_log(*analyzer, c.log.lines, c.name, o.stall_factor);
     d.add_row({c.name, std::string(to_string(dg.category)), std::string(to_string(dg.action)), dg.evidence});
   }
   ctx.write_table("diagnoses.csv", d);

@@ -13,9 +13,7 @@ void run_diagnose(RunContext& ctx) {
   std::string jsonl;
   std::map<std::string, int> counts;
   auto add = [&](const std::string& name, const std::vector<std::string>& lines) {
-    MetricTracker tr;
-    for (const auto& l : lines) tr.feed(l);
-    Diagnosis d = analyzer->diagnose(lines, tr.snapshot().stalled, name);
+    Diagnosis d = diagnose_log(*analyzer, lines, name, o.stall_factor);
     t.add_row({name, std::string(to_string(d.category)), std::string(to_string(d.action)), d.evidence_line, d.evidence, d.source});
     Json j = d.to_json();
     j["log"] = name;

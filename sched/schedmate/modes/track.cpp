@@ -74,7 +74,7 @@ void run_track(RunContext& ctx) {
     add_series(series, files[0], tr, o.series_every);
     Json rec = track_record(files[0], tr, res.stop_reason);
     if (res.stop_reason == "stop_line" || tr.snapshot().stalled)
-      rec["diagnosis"] = analyzer->diagnose(tail, tr.snapshot().stalled, files[0]).to_json();
+      rec["diagnosis"] = analyzer->diagnose(tail, {tr.snapshot().progress_lines > 0, tr.snapshot().stalled}, files[0]).to_json();
     jsonl += rec.dump() + "\n";
     stalled += tr.snapshot().stalled;
     tracked = 1;

@@ -116,7 +116,7 @@ TEST_CASE("openai analyzer: retries recover, and the per-job call budget holds")
   CHECK(f.source == "openai");
   CHECK(s.request_count() == 3);
   // Budget: one logical call per job; a second question for the same job stays local.
-  Diagnosis d = a->diagnose({"torch.cuda.OutOfMemoryError: CUDA out of memory"}, false, "job");
+  Diagnosis d = a->diagnose({"torch.cuda.OutOfMemoryError: CUDA out of memory"}, {}, "job");
   CHECK(d.source == "embedded");
   CHECK(d.category == FailureCategory::GpuOom);
   CHECK(s.request_count() == 3);
@@ -127,16 +127,16 @@ TEST_CASE("openai analyzer: diagnosis and pattern replies are validated, actions
   auto a = analyzer_registry().create("openai", options(s));
   std::vector<std::string> log = {"step 1/10", "ModuleNotFoundError: No module named 'apex'"};
   s.push({200, chat_reply(R"({"category":"user/script_error","evidence_line":2})"), 0, false, false});
-  Diagnosis d = a->diagnose(log, false, "j");
+  Diagnosis d = a->diagnose(log, {}, "j");
   CHECK(d.source == "openai");
   CHECK(d.category == FailureCategory::ScriptError);
   CHECK(d.action == FailureAction::DoNotRetry);
   CHECK(d.evidence == log[1]);
   // An unknown category or an evidence line past the end is rejected.
   s.push({200, chat_reply(R"({"category":"user/cosmic_rays","evidence_line":2})"), 0, false, false});
-  CHECK(a->diagnose(log, false, "k").source == "embedded");
+  CHECK(a->diagnose(log, {}, "k").source == "embedded");
   s.push({200, chat_reply(R"({"category":"user/script_error","evidence_line":99})"), 0, false, false});
-  CHECK(a->diagnose(log, false, "l").source == "embedded");
+  CHECK(a->diagnose(log, {}, "l").source == "embedded");
 
   std::vector<std::string> sample;
   for (int i = 1; i <= 12; ++i) sample.push_back("[w0] chunk " + std::to_string(i) + " of 50 done");
