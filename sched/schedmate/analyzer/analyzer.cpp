@@ -30,6 +30,8 @@ Json AnalyzerStats::to_json() const {
   j["fallbacks"] = fallbacks;
   j["invalid_replies"] = invalid;
   j["errors"] = errors;
+  j["over_budget"] = over_budget;
+  j["format_downgrades"] = format_downgrades;
   return j;
 }
 

@@ -12,9 +12,9 @@ namespace mlsys::schedmate {
 
 void run_evaluate(RunContext& ctx) {
   const auto& o = ctx.get(schedmate_section());
-  auto analyzer = make_analyzer(o);
+  auto analyzer = make_analyzer(ctx, o);
   // 1) Duration prediction, per VC and overall.
-  auto jobs = input_jobs(o, ctx.seed(), *analyzer);
+  auto jobs = input_jobs(ctx, o, *analyzer);
   std::map<std::string, std::vector<AdvisedJob>> by_vc;
   for (const auto& j : jobs) by_vc[j.vc.empty() ? "all" : j.vc].push_back(j);
   Table acc({"vc", "jobs", "schedmate_within_10pct", "schedmate_within_50pct", "helios_within_10pct", "helios_within_50pct"});
@@ -73,7 +73,7 @@ void run_evaluate(RunContext& ctx) {
                                                 {"helios_within_50pct", within(H, T, 0.5)}});
   ctx.summary()["classification"] = cls.to_json();
   ctx.summary()["tracker"] = trk.to_json();
-  ctx.summary()["analyzer"] = analyzer->stats().to_json();
+  report_analyzer(ctx, *analyzer);
   acc.set_precision(3);
   for (const auto& line : split(acc.to_text(), '\n'))
     if (!line.empty()) ctx.say(line);

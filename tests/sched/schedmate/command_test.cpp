@@ -116,9 +116,14 @@ TEST_CASE("bad inputs fail with a message, not a crash") {
   CHECK(r.exit_code == 2);
   r = run_mlsys("schedmate diagnose --log " + (d / "nope.log").string() + " --out " + (d / "o4").string());
   CHECK(r.exit_code == 1);
-  r = run_mlsys("schedmate --analyzer openai --set schedmate.openai.url=https://api.example.com/v1 --out " + (d / "o5").string());
+  r = run_mlsys("schedmate --analyzer openai --set schedmate.openai.url=ftp://llm.example/v1 --out " + (d / "o5").string());
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("http://") != std::string::npos);
+  // A throughputs file given is a file used: a missing one is a config error, not a fallback.
+  r = run_mlsys("schedmate advise --jobs " + fixture("jobs.jsonl") + " --set schedmate.throughputs=" + (d / "none.csv").string() +
+                " --out " + (d / "o6").string());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("schedmate.throughputs") != std::string::npos);
 }
 
 TEST_CASE("repro configs resolve against the current config schema") {
