@@ -1,8 +1,9 @@
 #pragma once
 // A learned duration estimator in the manner of Helios' QSSF (Hu et al., SC'21): gradient-boosted
 // trees over job metadata, here XGBoost's (Debian libxgboost-dev, C API), trained on log duration.
-// Features: user, VC, name, the name's first word, GPU type (categorical), GPU count, hour of the
-// day of the submit time. Online in trace time like the Helios-style estimator
+// Features: user, VC, name, the name's first and last words, GPU type (as category codes), GPU
+// count, hour of the day of the submit time, and the history's mean log duration and count for the
+// same user+name, the same name and the same user as of the job's submit time. Online in trace time like the Helios-style estimator
 // (history_estimator.hpp): a job's estimate comes from a model trained only on jobs that finished
 // (submit + duration) at or before its submit time. The model is retrained whenever the history
 // has grown by `retrain_growth` since the last fit (and at least one job); before `min_history`
