@@ -21,6 +21,7 @@
 #include "core/util/fs.hpp"
 #include "core/util/strings.hpp"
 #include "sched/schedmate/analyzer/analyzer.hpp"
+#include "sched/schedmate/analyzer/chat_reply.hpp"
 #include "sched/schedmate/analyzer/json_schema.hpp"
 #include "sched/schedmate/failure/failure_types.hpp"
 #include "sched/schedmate/io/bounded_input.hpp"
@@ -261,7 +262,7 @@ class OpenAiAnalyzer final : public Analyzer {
         continue;
       }
       try {
-        Json answer = parse_answer(r.body);
+        Json answer = chat_answer(r.body, opt_.max_json_depth);
         if (!validate_json(answer, schema, why) || (check && !check(answer, why))) {
           ++stats_.invalid;
           log::debug("openai analyzer: reply breaks the schema: {}", why);
@@ -320,38 +321,6 @@ class OpenAiAnalyzer final : public Analyzer {
     for (auto& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return low.find("response_format") != std::string::npos || low.find("json_schema") != std::string::npos ||
            low.find("response format") != std::string::npos;
-  }
-
-  // The answer inside a chat reply: OpenAI / llama.cpp server / vLLM (choices[0].message.content,
-  // a string or a list of text parts) or Ollama's own API (message.content); a ```json fence is
-  // dropped. Throws on anything else.
-  Json parse_answer(const std::string& body) const {
-    if (json_depth(body, opt_.max_json_depth) > opt_.max_json_depth) throw Error("reply nested too deep");
-    Json reply = Json::parse(body);
-    const Json* msg = nullptr;
-    if (const Json* choices = reply.find("choices"); choices && choices->is_array() && !choices->as_array().empty())
-      msg = choices->as_array()[0].find("message");
-    else
-      msg = reply.find("message");
-    const Json* content = msg && msg->is_object() ? msg->find("content") : nullptr;
-    if (!content) throw Error("reply has no message content");
-    std::string text;
-    if (content->is_string()) {
-      text = content->as_string();
-    } else if (content->is_array()) {
-      for (const auto& part : content->as_array())
-        if (const Json* t = part.is_object() ? part.find("text") : nullptr; t && t->is_string()) text += t->as_string();
-    } else {
-      throw Error("message content is neither text nor text parts");
-    }
-    std::string_view v = trim(text);
-    if (v.substr(0, 3) == "```") {
-      const size_t nl = v.find('\n');
-      const size_t close = v.rfind("```");
-      if (nl != std::string_view::npos && close != std::string_view::npos && close > nl) v = trim(v.substr(nl + 1, close - nl - 1));
-    }
-    if (json_depth(v, opt_.max_json_depth) > opt_.max_json_depth) throw Error("answer nested too deep");
-    return Json::parse(v);
   }
 
   // One JSONL record per request when auditing: what was sent and what came back, the key redacted.
