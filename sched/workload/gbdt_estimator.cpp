@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/util/error.hpp"
+#include "sched/workload/online_order.hpp"
 
 namespace mlsys::workload {
 namespace {
@@ -116,14 +117,8 @@ DurationEstimates gbdt_estimates(const std::vector<JobSpec>& jobs, const GbdtOpt
   static const bool quiet = XGBSetGlobalConfig("{\"verbosity\": 0}") == 0;
   (void)quiet;
   const size_t n = jobs.size();
-  auto end_of = [&](size_t i) { return jobs[i].submit_time + jobs[i].duration; };
-  std::vector<size_t> by_submit(n), by_end;
-  std::iota(by_submit.begin(), by_submit.end(), 0);
-  by_end.reserve(n);
-  for (size_t i = 0; i < n; ++i)
-    if (std::isfinite(end_of(i)) && std::isfinite(jobs[i].duration)) by_end.push_back(i);
-  std::stable_sort(by_submit.begin(), by_submit.end(), [&](size_t a, size_t b) { return jobs[a].submit_time < jobs[b].submit_time; });
-  std::stable_sort(by_end.begin(), by_end.end(), [&](size_t a, size_t b) { return end_of(a) < end_of(b); });
+  auto end_of = [&](size_t i) { return finish_time(jobs[i]); };
+  const auto [by_submit, by_end] = online_order(jobs);
 
   Encoder enc[kCategorical];
   auto categories = [](const JobSpec& j) {
