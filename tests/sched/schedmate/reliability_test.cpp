@@ -66,7 +66,7 @@ TEST_CASE("diagnose with a dead or malformed LLM server: exit 0, one warning wit
   }
 }
 
-TEST_CASE("a silent server cannot hold the demo past the LLM budget; a failing one does not multiply run time") {
+TEST_CASE("a silent server cannot hold the demo past the LLM budget, a failing one does not multiply run time") {
   TempDir d("smllmbudget");
   double embedded = 0;
   embedded = seconds_of([&] { REQUIRE(run_mlsys("schedmate -q --out " + (d / "e").string()).exit_code == 0); });

@@ -42,7 +42,7 @@ TEST_CASE("gbdt estimator: before min_history the history mean, then the model s
   for (size_t i = 40; i < jobs.size(); ++i) CHECK(std::abs(e.value[i] / jobs[i].duration - 1) < 0.1);
 }
 
-TEST_CASE("gbdt estimator: a run still going is in no history; same input, same estimates") {
+TEST_CASE("gbdt estimator: a run still going is in no history, same input, same estimates") {
   auto jobs = two_kinds(30);
   for (auto& j : jobs) j.submit_time = 0;  // nothing finishes before anything is submitted
   GbdtOptions o;

@@ -131,7 +131,7 @@ TEST_CASE("openai analyzer: malformed, schema-violating, slow and failing replie
   }
 }
 
-TEST_CASE("openai analyzer: a server that keeps failing is given up; the run's call and time budgets hold") {
+TEST_CASE("openai analyzer: a server that keeps failing is given up, the run's call and time budgets hold") {
   FakeLlmServer s;
   s.set_responder([](const std::string&) { return ScriptedReply{500, "{\"error\":\"boom\"}", 0, false, false}; });
   auto a = analyzer_registry().create("openai", options(s, 1.0, 2));

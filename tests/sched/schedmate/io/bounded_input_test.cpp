@@ -38,7 +38,7 @@ TEST_CASE("log lines: annotations, cut lines, CRLF") {
   CHECK_FALSE(is_annotation("#LABEL: x"));
 }
 
-TEST_CASE("regular files only, within their size limit; @file references stay in their folder") {
+TEST_CASE("regular files only, within their size limit, @file references stay in their folder") {
   TempDir d("smbounded");
   write_text(d / "s/run.py", "x = 1\n");
   write_text(d / "s/sub/deep.py", "y = 2\n");

@@ -63,7 +63,7 @@ TEST_CASE("mlperf reader: one job per run, facts in the command, unplaceable row
   CHECK(cpu.gpu_type == "cpu");
 }
 
-TEST_CASE("mlperf reader: bad rows name line and field; lenient counts them") {
+TEST_CASE("mlperf reader: bad rows name line and field, lenient counts them") {
   TraceOptions o;
   o.path = fixture("mlperf_runs_bad.csv");
   std::string err;
