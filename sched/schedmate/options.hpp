@@ -14,10 +14,17 @@ struct SchedmateOptions {
   std::string jobs;                   // trace or JSONL of jobs ("" = generated jobs)
   std::string jobs_format = "auto";   // jsonl or a `simulate` trace reader name
   std::string gpu_type = "v100";
-  std::string throughputs;            // Gavel throughputs CSV ("" = $MLSYS_DATA_DIR/jobs/...)
+  std::string throughputs;            // Gavel throughputs CSV (needed for Gavel traces; "" = none)
   std::string log;                    // one log file or folder (the --log flag)
   std::vector<std::string> logs;      // more log files or folders (none = generated logs)
-  bool strip_comments = false;        // drop lines starting with "# " (curator annotations)
+  std::string annotations = "skip";   // skip | read: curator lines "# LABEL: ..." in sample logs
+  std::string script_dir;             // folder "@file" scripts must be in ("" = the jobs file's folder)
+  // Input limits.
+  int64_t max_log_bytes = int64_t{256} << 20;
+  int64_t max_jobs_bytes = int64_t{256} << 20;
+  int64_t max_script_bytes = int64_t{1} << 20;
+  int64_t max_line_bytes = int64_t{64} << 10;
+  int max_json_depth = 32;
   // Tracker.
   bool follow = false;
   double poll_interval_s = 0.2;
@@ -34,6 +41,13 @@ struct SchedmateOptions {
   int gen_logs_per_case = 2;          // logs per (format, failure category)
   int64_t gen_steps = 20000;
   std::string loghub;                 // loghub *_structured.csv for template-mining accuracy ("" = skip)
+  // evaluate.
+  std::string eval_group_by = "vc";   // vc | id_prefix (MLPerf: the round)
+  bool eval_baselines = true;         // GBDT and previous-run beside Helios-style
+  bool eval_unseen_types = false;     // the unseen-model protocol, per job type
+  std::string eval_labelled_logs;     // folder of real logs + labels.csv ("" = skip)
+  std::string eval_mlperf_logs;       // folder of MLPerf result logs ("" = skip)
+  std::string eval_mlperf_runs;       // their runs.csv (status = ground truth)
   // openai analyzer.
   std::string openai_url = "http://127.0.0.1:8080/v1/chat/completions";
   std::string openai_model = "local";
@@ -42,6 +56,12 @@ struct SchedmateOptions {
   int openai_retries = 2;
   std::string openai_cache_dir;
   int openai_max_calls_per_job = 3;
+  int openai_max_calls = 200;          // per run; then the embedded analyzer answers
+  double openai_max_total_s = 120;     // LLM time per run; then the embedded analyzer answers
+  std::string openai_proxy;            // "" = the environment's https_proxy / http_proxy / no_proxy
+  std::string openai_ca_file;          // "" = the system's CA certificates
+  std::string openai_response_format = "json_schema";  // json_schema | json_object | none
+  bool openai_audit = false;           // requests and replies to llm_audit.jsonl (key redacted)
 };
 
 const config::Section<SchedmateOptions>& schedmate_section();

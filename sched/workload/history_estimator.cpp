@@ -6,6 +6,8 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "sched/workload/online_order.hpp"
+
 namespace mlsys::workload {
 namespace {
 
@@ -30,14 +32,8 @@ struct Mean {
 
 DurationEstimates helios_estimates(const std::vector<JobSpec>& jobs, double default_s) {
   const size_t n = jobs.size();
-  auto end_of = [&](size_t i) { return jobs[i].submit_time + jobs[i].duration; };
-  std::vector<size_t> by_submit(n), by_end;
-  std::iota(by_submit.begin(), by_submit.end(), 0);
-  by_end.reserve(n);
-  for (size_t i = 0; i < n; ++i)
-    if (std::isfinite(end_of(i))) by_end.push_back(i);
-  std::stable_sort(by_submit.begin(), by_submit.end(), [&](size_t a, size_t b) { return jobs[a].submit_time < jobs[b].submit_time; });
-  std::stable_sort(by_end.begin(), by_end.end(), [&](size_t a, size_t b) { return end_of(a) < end_of(b); });
+  auto end_of = [&](size_t i) { return finish_time(jobs[i]); };
+  const auto [by_submit, by_end] = online_order(jobs);
   std::unordered_map<std::string, Mean> user_name, user_stem, any_stem, user;
   Mean all;
   DurationEstimates e;

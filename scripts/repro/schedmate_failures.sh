@@ -17,11 +17,15 @@ awk -F, 'NR > 1 && $2 != "none" { print $1 "," $2 }' "$OUT/genlogs/logs/labels.c
 awk -F, -v logs="$OUT/failure_logs.csv" -v src="$OUT/genlogs/logs" -v dst="$OUT/logs" '
   BEGIN { n = 0; m = 0; while ((getline line < logs) > 0) { split(line, f, ","); file[n] = f[1]; label[n] = f[2]; ++n }
           # What a retry runs into: infra faults pass (a bad node only when avoided), OOM needs more
-          # memory, bugs, bad configs and unexplained failures recur.
+          # memory, bugs, bad configs and unexplained failures recur. A crash after progress, a hang
+          # and a run that did not converge pass when resubmitted from the last checkpoint (a new
+          # seed, a healthy process).
           cause["infra/nccl_timeout"] = "transient"; cause["infra/network"] = "transient";
           cause["infra/storage"] = "transient"; cause["infra/gpu_hardware"] = "node";
           cause["infra/node_failure"] = "node"; cause["user/gpu_oom"] = "memory"; cause["user/host_oom"] = "memory";
           cause["user/script_error"] = "persistent"; cause["user/bad_config"] = "persistent";
+          cause["run/crash_after_progress"] = "transient"; cause["run/hang"] = "transient";
+          cause["run/not_converged"] = "transient";
           cause["unknown"] = "persistent"; print "job_id,cause,label" }
   NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
   $col["state"] == "failed" { k = m++ % n; system("cp \"" src "/" file[k] "\" \"" dst "/" $col["id"] ".log\"");

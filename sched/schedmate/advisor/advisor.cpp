@@ -4,6 +4,7 @@
 #include <numeric>
 #include <queue>
 
+#include "sched/workload/gbdt_estimator.hpp"
 #include "sched/workload/history_estimator.hpp"
 
 namespace mlsys::schedmate {
@@ -43,7 +44,7 @@ Advisor::Advisor(AdvisorOptions opt) : opt_(opt), index_(opt.ngram) {}
 
 double Advisor::key_similarity(const JobFacts& a, const JobFacts& b) const {
   // Weights reflect how much each fact moves per-step speed.
-  double s = 0;
+  double s = 0, total = 1.0;
   s += 0.30 * (a.model == b.model);
   s += 0.20 * same_num(a.batch_size, b.batch_size);
   s += 0.20 * (a.num_gpus == b.num_gpus);
@@ -52,7 +53,133 @@ double Advisor::key_similarity(const JobFacts& a, const JobFacts& b) const {
   s += 0.04 * (a.framework == b.framework);
   s += 0.04 * (a.precision == b.precision);
   s += 0.04 * (a.tp == b.tp && a.pp == b.pp);
-  return s;
+  // Accelerator kind and platform count only where a job states them (unknown on both sides says
+  // nothing), so jobs of traces without them compare as before.
+  if (!a.accelerator.empty() || !b.accelerator.empty()) {
+    s += 0.15 * (a.accelerator == b.accelerator);
+    total += 0.15;
+  }
+  if (!a.system.empty() || !b.system.empty()) {
+    s += 0.15 * (a.system == b.system);
+    total += 0.15;
+  }
+  return s / total;
+}
+
+double Advisor::Cell::median() const { return mlsys::schedmate::median(log_duration); }
+
+std::string Advisor::workload_of(const JobFacts& f) {
+  return f.model.empty() ? std::string() : f.model + "|" + f.dataset + "|" + f.task;
+}
+
+std::string Advisor::platform_of(const JobFacts& f) {
+  // A named platform (an MLPerf system) fixes hardware and software; otherwise the accelerators.
+  return !f.system.empty() ? f.system : f.accelerator + "x" + std::to_string(f.num_gpus);
+}
+
+void Advisor::add_cell(const AdvisedJob& job, double log_duration) {
+  const std::string w = workload_of(job.facts);
+  if (w.empty()) return;
+  const std::string p = platform_of(job.facts);
+  const std::string key = w + '\x1f' + p;
+  auto it = cells_.find(key);
+  if (it == cells_.end()) {
+    Cell c;
+    c.workload = w;
+    c.platform = p;
+    c.user = job.user;
+    c.accelerator = job.facts.accelerator;
+    c.num_gpus = job.facts.num_gpus;
+    it = cells_.emplace(key, std::move(c)).first;
+    cells_of_workload_[w].push_back(key);
+    platform_cells_[p][w] = key;
+  }
+  it->second.log_duration.push_back(log_duration);
+  alpha_cache_ = NAN;
+}
+
+double Advisor::scaling_alpha() const {
+  if (!std::isnan(alpha_cache_)) return alpha_cache_;
+  // Pairs of cells of one workload on one accelerator kind at different counts: the slope of log
+  // duration in log count. Their median, within [0, 1] (no slower with more accelerators, no
+  // better than linear).
+  std::vector<double> slopes;
+  for (const auto& [w, keys] : cells_of_workload_) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const Cell& a = cells_.at(keys[i]);
+      if (a.accelerator.empty() || a.num_gpus <= 0) continue;
+      for (size_t k = i + 1; k < keys.size(); ++k) {
+        const Cell& b = cells_.at(keys[k]);
+        if (b.accelerator != a.accelerator || b.num_gpus <= 0 || b.num_gpus == a.num_gpus) continue;
+        slopes.push_back(-(a.median() - b.median()) / std::log(static_cast<double>(a.num_gpus) / b.num_gpus));
+      }
+    }
+  }
+  alpha_cache_ = slopes.size() >= 3 ? std::clamp(median(slopes), 0.0, 1.0) : opt_.prior_scaling_alpha;
+  return alpha_cache_;
+}
+
+bool Advisor::transfer(const AdvisedJob& job, Prediction& pr) const {
+  const std::string w = workload_of(job.facts);
+  auto same = cells_of_workload_.find(w);
+  if (w.empty() || same == cells_of_workload_.end()) return false;
+  const std::string p = platform_of(job.facts);
+  const auto mine = platform_cells_.find(p);
+  const int n = job.facts.num_gpus;
+  double alpha = NAN;
+  std::vector<std::pair<double, double>> est;  // (log duration, weight)
+  const Cell* best = nullptr;
+  double best_w = 0;
+  for (const auto& key : same->second) {
+    const Cell& c = cells_.at(key);
+    if (c.platform == p) continue;
+    double lv = NAN, wt = 0;
+    // The ratio of the two platforms on the workloads both ran, when there are such.
+    double ratio = 0;
+    int shared = 0;
+    if (!job.facts.system.empty() && mine != platform_cells_.end()) {
+      const auto theirs = platform_cells_.find(c.platform);
+      for (const auto& [w2, k2] : mine->second) {
+        if (w2 == w || theirs == platform_cells_.end()) continue;
+        auto t = theirs->second.find(w2);
+        if (t == theirs->second.end()) continue;
+        ratio += cells_.at(k2).median() - cells_.at(t->second).median();
+        ++shared;
+      }
+    }
+    if (shared > 0) {
+      lv = c.median() + ratio / shared;
+      wt = 4.0 * shared;
+    } else if (n > 0 && c.num_gpus > 0) {
+      // Throughput scaling with the accelerator count, on the same kind preferably.
+      if (std::isnan(alpha)) alpha = scaling_alpha();
+      const double r = std::log(static_cast<double>(c.num_gpus) / n);
+      lv = c.median() + alpha * r;
+      wt = 1.0 / (1.0 + std::abs(r));
+    } else if (n == c.num_gpus) {
+      lv = c.median();
+      wt = 1.0;
+    } else {
+      continue;
+    }
+    if (!job.facts.accelerator.empty() && c.accelerator == job.facts.accelerator) wt *= 2;
+    if (c.user == job.user) wt *= 1.5;
+    est.push_back({lv, wt});
+    if (wt > best_w) best_w = wt, best = &c;
+  }
+  if (est.empty()) return false;
+  double wsum = 0, mean = 0;
+  for (auto& [v, wt] : est) wsum += wt, mean += wt * v;
+  mean /= wsum;
+  double var = 0;
+  for (auto& [v, wt] : est) var += wt * (v - mean) * (v - mean);
+  var /= wsum;
+  pr.duration_s = std::exp(mean);
+  pr.uncertainty_s = pr.duration_s * (0.1 + std::sqrt(var));
+  pr.source = "transfer";
+  pr.similarity = 0;
+  if (best) pr.neighbors.push_back(best->workload + " on " + best->platform);
+  return true;
 }
 
 void Advisor::add_history(const AdvisedJob& job) {
@@ -74,6 +201,7 @@ void Advisor::add_history(const AdvisedJob& job) {
   if (p.ids.size() < 3) p.ids.push_back(job.id);
   user_log_durations_[job.user].push_back(ld);
   all_log_durations_.push_back(ld);
+  if (!(job.facts.steps > 0)) add_cell(job, ld);
   ++history_count_;
 }
 
@@ -99,6 +227,8 @@ Prediction Advisor::predict(const AdvisedJob& job) const {
   bool exact = !cands.empty() && cands.front().key >= 0.999;
   if (exact) cands.erase(std::remove_if(cands.begin(), cands.end(), [](const Cand& c) { return c.key < 0.999; }), cands.end());
   const bool steps_known = job.facts.steps > 0;
+  // No finished run of this configuration: the same workload elsewhere, carried over.
+  if (!exact && !steps_known && transfer(job, pr)) return pr;
   if (!cands.empty()) {
     double wsum = 0, mean = 0;
     std::vector<std::pair<double, double>> est;  // (log value, weight)
@@ -162,18 +292,57 @@ Prediction Advisor::predict(const AdvisedJob& job) const {
   return pr;
 }
 
-std::vector<double> helios_baseline(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+namespace {
+
+std::vector<workload::JobSpec> as_specs(const std::vector<AdvisedJob>& jobs, const OnlineOptions& online) {
   std::vector<workload::JobSpec> specs(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
-    specs[i].user = jobs[i].user;
-    specs[i].name = jobs[i].name;
-    specs[i].submit_time = jobs[i].submit_time;
-    specs[i].duration = jobs[i].duration;  // NaN (unknown) never enters the history
+    auto& s = specs[i];
+    s.id = jobs[i].id;
+    s.user = jobs[i].user;
+    s.vc = jobs[i].vc;
+    s.name = jobs[i].name;
+    s.gpu_type = jobs[i].text.gpu_type;
+    s.num_gpus = jobs[i].text.num_gpus;
+    s.submit_time = jobs[i].submit_time;
+    // NaN (unknown, or held out) never enters a history.
+    s.duration = online.held_out && online.held_out(jobs[i]) ? NAN : jobs[i].duration;
   }
-  return workload::helios_estimates(specs, opt.prior_duration_s).value;
+  return specs;
 }
 
-OnlineResult predict_online(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+// The latest finished job with the same user and name; the Helios-style estimate otherwise.
+std::vector<double> previous_run(const std::vector<AdvisedJob>& jobs, const std::vector<workload::JobSpec>& specs,
+                                 const std::vector<double>& helios) {
+  std::vector<size_t> by_end;
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (std::isfinite(specs[i].duration)) by_end.push_back(i);
+  auto end_of = [&](size_t i) { return specs[i].submit_time + specs[i].duration; };
+  std::stable_sort(by_end.begin(), by_end.end(), [&](size_t a, size_t b) { return end_of(a) < end_of(b); });
+  std::vector<size_t> order(jobs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return specs[a].submit_time < specs[b].submit_time; });
+  std::map<std::string, double> last;
+  std::vector<double> out = helios;
+  size_t k = 0;
+  for (size_t i : order) {
+    while (k < by_end.size() && end_of(by_end[k]) <= specs[i].submit_time) {
+      const auto& h = specs[by_end[k++]];
+      last[h.user + '\x1f' + h.name] = h.duration;
+    }
+    auto it = last.find(specs[i].user + '\x1f' + specs[i].name);
+    if (it != last.end()) out[i] = it->second;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> helios_baseline(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+  return workload::helios_estimates(as_specs(jobs, {}), opt.prior_duration_s).value;
+}
+
+OnlineResult predict_online(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt, const OnlineOptions& online) {
   OnlineResult r;
   Advisor advisor(opt);
   using Finish = std::pair<double, size_t>;  // earliest finish, job index
@@ -186,26 +355,38 @@ OnlineResult predict_online(const std::vector<AdvisedJob>& jobs, const AdvisorOp
       running.pop();
     }
     r.schedmate.push_back(advisor.predict(j));
-    if (j.duration > 0) running.push({j.submit_time + j.duration, i});
+    if (j.duration > 0 && !(online.held_out && online.held_out(j))) running.push({j.submit_time + j.duration, i});
   }
-  r.helios = helios_baseline(jobs, opt);
+  const auto specs = as_specs(jobs, online);
+  r.helios = workload::helios_estimates(specs, opt.prior_duration_s).value;
+  if (online.gbdt) {
+    workload::GbdtOptions g;
+    g.default_s = opt.prior_duration_s;
+    g.seed = online.seed;
+    r.gbdt = workload::gbdt_estimates(specs, g).value;
+  }
+  if (online.previous) r.previous = previous_run(jobs, specs, r.helios);
   return r;
 }
 
-OnlineResult predict_online_by_vc(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt) {
+OnlineResult predict_online_by_vc(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt, const OnlineOptions& online) {
   std::map<std::string, std::vector<size_t>> groups;
   for (size_t i = 0; i < jobs.size(); ++i) groups[jobs[i].vc].push_back(i);
   OnlineResult r;
   r.schedmate.resize(jobs.size());
   r.helios.resize(jobs.size());
+  if (online.gbdt) r.gbdt.resize(jobs.size());
+  if (online.previous) r.previous.resize(jobs.size());
   for (const auto& [vc, idx] : groups) {
     std::vector<AdvisedJob> part;
     part.reserve(idx.size());
     for (size_t i : idx) part.push_back(jobs[i]);
-    OnlineResult g = predict_online(part, opt);
+    OnlineResult g = predict_online(part, opt, online);
     for (size_t k = 0; k < idx.size(); ++k) {
       r.schedmate[idx[k]] = std::move(g.schedmate[k]);
       r.helios[idx[k]] = g.helios[k];
+      if (online.gbdt) r.gbdt[idx[k]] = g.gbdt[k];
+      if (online.previous) r.previous[idx[k]] = g.previous[k];
     }
   }
   return r;
@@ -217,6 +398,20 @@ double within(const std::vector<double>& p, const std::vector<double>& t, double
   for (size_t i = 0; i < p.size(); ++i)
     if (t[i] > 0 && std::abs(p[i] - t[i]) <= tol * t[i]) ++ok;
   return static_cast<double>(ok) / static_cast<double>(p.size());
+}
+
+}  // namespace mlsys::schedmate
+
+namespace mlsys::schedmate {
+
+double median_ape(const std::vector<double>& p, const std::vector<double>& t) {
+  std::vector<double> e;
+  for (size_t i = 0; i < p.size() && i < t.size(); ++i)
+    if (t[i] > 0) e.push_back(std::abs(p[i] - t[i]) / t[i]);
+  if (e.empty()) return NAN;
+  std::sort(e.begin(), e.end());
+  const size_t m = e.size() / 2;
+  return e.size() % 2 ? e[m] : 0.5 * (e[m - 1] + e[m]);
 }
 
 }  // namespace mlsys::schedmate

@@ -3,6 +3,8 @@
 // (structured key + character n-gram TF-IDF cosine, k nearest), with an uncertainty, falling back
 // to the user's and then everyone's history when nothing similar has finished yet.
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,6 +22,9 @@ struct AdvisorOptions {
   int ngram = 3;
   int min_user_jobs = 3;        // user statistics need this many finished jobs
   double prior_duration_s = 3600;
+  // Transfer across platforms and scales (jobs without step counts): the scaling exponent of
+  // duration in the accelerator count before history has shown one (duration ~ count^-alpha).
+  double prior_scaling_alpha = 0.8;
 };
 
 struct AdvisedJob {  // one job as the advisor sees it
@@ -35,7 +40,7 @@ struct Prediction {
   double duration_s = NAN;
   double uncertainty_s = NAN;       // one standard deviation
   double steps_per_s = NAN;         // predicted throughput, when steps are known
-  std::string source;               // knn_exact | knn | user | global | prior
+  std::string source;               // knn_exact | transfer | knn | user | global | prior
   std::vector<std::string> neighbors;  // ids of a few representative similar jobs
   double similarity = 0;            // best neighbour's similarity
   JobFacts facts;
@@ -58,30 +63,64 @@ class Advisor {
     std::vector<std::string> ids;
   };
   double key_similarity(const JobFacts& a, const JobFacts& b) const;
+
+  // The same workload (model, data set, task) on another platform or scale. A cell is one
+  // (workload, platform) pair of finished jobs; its log durations are kept.
+  struct Cell {
+    std::string workload, platform, user, accelerator;
+    int num_gpus = 0;
+    std::vector<double> log_duration;
+    double median() const;
+  };
+  static std::string workload_of(const JobFacts& f);
+  static std::string platform_of(const JobFacts& f);
+  void add_cell(const AdvisedJob& job, double log_duration);
+  bool transfer(const AdvisedJob& job, Prediction& pr) const;
+  double scaling_alpha() const;  // learned from history, cached until the history changes
+
   AdvisorOptions opt_;
   NgramIndex index_;
   std::map<std::string, Prototype> protos_;
   std::map<std::string, std::vector<double>> user_log_durations_;
   std::vector<double> all_log_durations_;
   size_t history_count_ = 0;
+  std::map<std::string, Cell> cells_;                                  // workload \x1f platform -> cell
+  std::map<std::string, std::vector<std::string>> cells_of_workload_;  // workload -> cell keys
+  std::map<std::string, std::map<std::string, std::string>> platform_cells_;  // platform -> workload -> cell key
+  mutable double alpha_cache_ = NAN;
 };
 
 // Runs the online protocol over jobs in submit order: a job's history is every job whose
-// submit + duration (its earliest possible finish) is at or before its submit time. The baseline
-// beside SchedMate is the simulator's Helios-style history estimator (sched/workload/
-// history_estimator.hpp) under the same protocol.
+// submit + duration (its earliest possible finish) is at or before its submit time. Beside
+// SchedMate, the baselines under the same protocol: the workload library's Helios-style history
+// estimator (sched/workload/history_estimator.hpp) always; on request its GBDT estimator
+// (gbdt_estimator.hpp, Helios QSSF style) and "the same job's previous run" (the latest finished
+// job with the same user and name, else the Helios-style estimate).
+struct OnlineOptions {
+  bool gbdt = false;
+  bool previous = false;
+  uint64_t seed = 1;
+  // Jobs that never enter any estimator's history but are still predicted (unseen-model protocol).
+  std::function<bool(const AdvisedJob&)> held_out;
+};
 struct OnlineResult {
   std::vector<Prediction> schedmate;
-  std::vector<double> helios;  // per job, same order
+  std::vector<double> helios;    // per job, same order
+  std::vector<double> gbdt;      // empty unless requested
+  std::vector<double> previous;  // empty unless requested
 };
 std::vector<double> helios_baseline(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt);
-OnlineResult predict_online(const std::vector<AdvisedJob>& jobs_in_submit_order, const AdvisorOptions& opt);
+OnlineResult predict_online(const std::vector<AdvisedJob>& jobs_in_submit_order, const AdvisorOptions& opt,
+                            const OnlineOptions& online = {});
 
 // The same, separately per virtual cluster (VCs are independent clusters with their own clocks);
 // results are in the input order.
-OnlineResult predict_online_by_vc(const std::vector<AdvisedJob>& jobs_in_submit_order, const AdvisorOptions& opt);
+OnlineResult predict_online_by_vc(const std::vector<AdvisedJob>& jobs_in_submit_order, const AdvisorOptions& opt,
+                                  const OnlineOptions& online = {});
 
 // Share of jobs whose prediction is within +-tol of the truth.
 double within(const std::vector<double>& predicted, const std::vector<double>& truth, double tol);
+// Median of |predicted - truth| / truth (NaN for no jobs).
+double median_ape(const std::vector<double>& predicted, const std::vector<double>& truth);
 
 }  // namespace mlsys::schedmate

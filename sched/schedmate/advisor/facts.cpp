@@ -3,6 +3,8 @@
 #include <map>
 #include <vector>
 
+#include <cstdlib>
+
 #include "core/util/strings.hpp"
 
 namespace mlsys::schedmate {
@@ -77,45 +79,150 @@ const std::string* lookup(const std::map<std::string, std::string>& flags, const
   return nullptr;
 }
 
-// Known names, matched as whole words in lower-cased text (order: most specific first).
-const std::vector<std::pair<std::string, std::string>> kModels = {
-    {"resnet152", "resnet152"}, {"resnet101", "resnet101"}, {"resnet50", "resnet50"}, {"resnet-50", "resnet50"},
-    {"resnet18", "resnet18"},   {"resnet-18", "resnet18"},  {"vgg16", "vgg16"},       {"bert-large", "bert-large"},
-    {"bert-base", "bert-base"}, {"bert", "bert"},           {"gpt2", "gpt2"},         {"gpt", "gpt"},
-    {"llama", "llama"},         {"t5", "t5"},               {"vit", "vit"},           {"cyclegan", "cyclegan"},
-    {"a3c", "a3c"},             {"deepspeech2", "deepspeech2"}, {"yolo", "yolo"},     {"transformer", "transformer"},
-    {"ncf", "ncf"},             {"lstm", "lstm"}};
-const std::vector<std::string> kDatasets = {"cifar100", "cifar10",   "imagenet", "mnist",     "multi30k", "wikitext103",
-                                            "wikitext2", "wikitext", "ml-20m",   "monet2photo", "squad",  "glue",
-                                            "c4",        "pile",      "librispeech", "coco",    "pong",    "openwebtext"};
-const std::vector<std::pair<std::string, std::string>> kTasks = {
-    {"image_classification", "image_classification"}, {"translation", "translation"},
-    {"language_modeling", "language_modeling"},       {"recommendation", "recommendation"},
-    {"cyclegan", "image_to_image"},                   {"/rl", "reinforcement_learning"},
-    {"pretrain_gpt", "language_modeling"},            {"run_glue", "text_classification"},
-    {"run_clm", "language_modeling"},                 {"speech", "speech_recognition"},
-    {"detection", "object_detection"}};
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-std::string find_model(const std::string& low) {
-  for (const auto& [k, v] : kModels)
-    if (low.find(k) != std::string::npos) return v;
+// Words that name a role, not a thing: folders and scripts every project has.
+bool generic_word(std::string_view w) {
+  static const char* const kGeneric[] = {"data",    "datasets", "dataset", "raw",     "processed", "train",   "val",
+                                         "test",    "main",     "run",     "launch",  "pretrain",  "finetune", "pytorch",
+                                         "tf",      "tensorflow", "jax",   "scripts", "script",    "src",     "workspace",
+                                         "home",    "mnt",      "tmp",     "input",   "inputs",    "output",  "outputs",
+                                         "python",  "python3",  "bin",     "code",    "job",       "jobs",    "workloads"};
+  for (const char* g : kGeneric)
+    if (w == g) return true;
+  return w.empty() || w.find("%s") != std::string_view::npos;
+}
+
+// Path components of a value ("%s/data/imagenet/pytorch" -> %s, data, imagenet, pytorch).
+std::vector<std::string> path_parts(std::string_view v) {
+  std::vector<std::string> parts;
+  for (auto& p : split(v, '/'))
+    if (!p.empty()) parts.push_back(to_lower(p));
+  return parts;
+}
+
+// The data set a flag value or path names: a file's name (up to its first dot), else the first
+// meaningful folder after a data folder, else the last meaningful component.
+std::string dataset_from_value(std::string_view value) {
+  auto parts = path_parts(value);
+  if (parts.empty()) return "";
+  const std::string& last = parts.back();
+  const size_t dot = last.find('.');
+  if (dot != std::string::npos && dot > 0 && parts.size() > 1) return normalize_name(last.substr(0, dot));
+  for (size_t i = 0; i + 1 < parts.size(); ++i)
+    if (parts[i] == "data" || parts[i] == "datasets" || parts[i] == "dataset")
+      for (size_t k = i + 1; k < parts.size(); ++k)
+        if (!generic_word(parts[k])) return normalize_name(parts[k]);
+  for (size_t k = parts.size(); k-- > 0;)
+    if (!generic_word(parts[k])) return normalize_name(parts[k]);
   return "";
 }
 
-std::string find_dataset(const std::string& low) {
-  for (const auto& d : kDatasets)
-    if (low.find(d) != std::string::npos) return d;
+// The model a job name states by its shape: the words before a parenthesis or comma
+// ("ResNet-18 (batch size 32)" -> resnet18, "CycleGAN" -> cyclegan).
+std::string model_from_name(std::string_view name) {
+  size_t end = name.find_first_of("(,;:");
+  std::string_view head = trim(name.substr(0, end));
+  if (head.empty()) return "";
+  // One word, or a name of a few words joined by '-' ("bert-large"): as it is.
+  const size_t blank = head.find(' ');
+  if (blank != std::string_view::npos) head = head.substr(0, blank);
+  return normalize_name(head);
+}
+
+// The model a script's file name states, without role words ("pretrain_gpt.py" -> gpt,
+// "swin_transformer.py" -> swin_transformer); "" for role names alone (main.py, train.py).
+std::string model_from_script(const std::vector<std::string>& toks) {
+  for (const auto& t : toks) {
+    const size_t py = t.rfind(".py");
+    if (py == std::string::npos || py + 3 != t.size()) continue;
+    std::string stem = to_lower(t.substr(0, py));
+    const size_t slash = stem.rfind('/');
+    if (slash != std::string::npos) stem = stem.substr(slash + 1);
+    std::vector<std::string> words;
+    for (auto& w : split(stem, '_'))
+      if (!generic_word(w)) words.push_back(w);
+    if (!words.empty()) return normalize_name(join(words, "_"));
+  }
   return "";
 }
 
-std::string task_for_model(const std::string& m) {
-  if (m.rfind("resnet", 0) == 0 || m == "vgg16" || m == "vit") return "image_classification";
-  if (m == "transformer") return "translation";
-  if (m == "lstm" || m.rfind("gpt", 0) == 0 || m == "llama") return "language_modeling";
-  if (m == "ncf") return "recommendation";
-  if (m == "a3c") return "reinforcement_learning";
-  if (m == "cyclegan") return "image_to_image";
+// "64 epochs", "10k steps", "batch size 32": the number next to a unit word in lower-case text.
+double number_before(const std::string& low, std::string_view unit) {
+  size_t p = 0;
+  while ((p = low.find(unit, p)) != std::string::npos) {
+    const bool word_start = p == 0 || !is_alpha(low[p - 1]);
+    const size_t after = p + unit.size();
+    const bool word_end = after >= low.size() || !is_alpha(low[after]) || low[after] == 's';
+    if (word_start && word_end) {
+      size_t e = p;
+      while (e > 0 && low[e - 1] == ' ') --e;
+      double scale = 1;
+      if (e > 0 && (low[e - 1] == 'k' || low[e - 1] == 'm') && e > 1 && is_digit(low[e - 2])) {
+        scale = low[e - 1] == 'k' ? 1e3 : 1e6;
+        --e;
+      }
+      size_t b = e;
+      while (b > 0 && (is_digit(low[b - 1]) || low[b - 1] == '.')) --b;
+      if (b < e && (b == 0 || !is_alpha(low[b - 1]))) return std::strtod(low.c_str() + b, nullptr) * scale;
+    }
+    p = after;
+  }
+  return NAN;
+}
+
+double number_after(const std::string& low, std::string_view unit) {
+  size_t p = low.find(unit);
+  if (p == std::string::npos) return NAN;
+  p += unit.size();
+  while (p < low.size() && (low[p] == ' ' || low[p] == '=' || low[p] == ':')) ++p;
+  if (p >= low.size() || !is_digit(low[p])) return NAN;
+  return std::strtod(low.c_str() + p, nullptr);
+}
+
+// Machine-learning task words (a taxonomy, not workloads) found as folder or file-name words.
+std::string find_task(const std::string& low) {
+  static const std::pair<const char*, const char*> kTaskWords[] = {
+      {"image_classification", "image_classification"}, {"classification", "classification"},
+      {"object_detection", "object_detection"},         {"detection", "object_detection"},
+      {"segmentation", "segmentation"},                 {"translation", "translation"},
+      {"language_modeling", "language_modeling"},       {"language_model", "language_modeling"},
+      {"recommendation", "recommendation"},             {"reinforcement", "reinforcement_learning"},
+      {"/rl", "reinforcement_learning"},                {"speech", "speech_recognition"},
+      {"question_answering", "question_answering"},     {"summarization", "summarization"}};
+  for (const auto& [k, t] : kTaskWords)
+    if (low.find(k) != std::string::npos) return t;
   return "";
+}
+
+// Framework words: a launcher-level framework (Megatron, DeepSpeed, ...) wherever it appears,
+// else the earliest of the general ones ("NGC MXNet 20.06 , NGC PyTorch 20.06" -> mxnet).
+std::string find_framework(const std::string& low) {
+  static const std::pair<const char*, const char*> kSpecific[] = {
+      {"megatron", "megatron"}, {"pretrain_gpt", "megatron"}, {"deepspeed", "deepspeed"},
+      {"hugectr", "hugectr"},   {"mindspore", "mindspore"}};
+  for (const auto& [k, f] : kSpecific)
+    if (low.find(k) != std::string::npos) return f;
+  static const std::pair<const char*, const char*> kWords[] = {
+      {"tensorflow", "tensorflow"}, {"keras", "tensorflow"}, {"mxnet", "mxnet"},     {"jax", "jax"},
+      {"flax", "jax"},              {"pytorch", "pytorch"},  {"torch", "pytorch"},   {"lightning", "pytorch"},
+      {"--cuda", "pytorch"}};
+  size_t best = std::string::npos;
+  std::string out;
+  for (const auto& [k, f] : kWords) {
+    size_t p = low.find(k);
+    if (p != std::string::npos && (best == std::string::npos || p < best)) best = p, out = f;
+  }
+  // "tf", "tf2.0", "research-tf": TensorFlow's short name as a word.
+  if (out.empty()) {
+    for (size_t p = low.find("tf"); p != std::string::npos; p = low.find("tf", p + 1)) {
+      const bool start = p == 0 || !is_alpha(low[p - 1]);
+      const bool end = p + 2 >= low.size() || !is_alpha(low[p + 2]);
+      if (start && end) return "tensorflow";
+    }
+  }
+  return out;
 }
 
 // Python-style "name = 64" / "name=64" in a script.
@@ -141,7 +248,7 @@ double script_assignment(const std::string& script, const std::string& name) {
 std::string JobFacts::key() const {
   auto num = [](double v) { return std::isnan(v) ? std::string("?") : format_number(v); };
   return framework + "|" + task + "|" + model + "|" + dataset + "|" + num(batch_size) + "|" + std::to_string(num_gpus) +
-         "|" + precision + "|" + std::to_string(tp) + "x" + std::to_string(pp);
+         "|" + precision + "|" + std::to_string(tp) + "x" + std::to_string(pp) + "|" + accelerator + "|" + system;
 }
 
 Json JobFacts::to_json() const {
@@ -159,15 +266,33 @@ Json JobFacts::to_json() const {
   j["tp"] = tp;
   j["pp"] = pp;
   j["precision"] = precision;
+  j["accelerator"] = accelerator;
+  j["system"] = system;
   j["source"] = source;
   return j;
+}
+
+std::string normalize_name(std::string_view name) {
+  std::string s = to_lower(trim(name));
+  while (!s.empty() && s.back() == '/') s.pop_back();
+  const size_t slash = s.rfind('/');
+  if (slash != std::string::npos) s = s.substr(slash + 1);
+  // "resnet-18" -> "resnet18": a hyphen between a word and the number that ends the name.
+  const size_t dash = s.rfind('-');
+  if (dash != std::string::npos && dash > 0 && dash + 1 < s.size() && is_alpha(s[dash - 1])) {
+    bool digits = true;
+    for (size_t i = dash + 1; i < s.size(); ++i) digits = digits && is_digit(s[i]);
+    if (digits) s.erase(dash, 1);
+  }
+  return s;
 }
 
 JobFacts extract_facts(const JobText& job) {
   JobFacts f;
   const std::string low = to_lower(job.command + " " + job.name);
   const std::string script_low = to_lower(job.script);
-  const auto flags = flag_values(shell_tokens(job.command));
+  const auto toks = shell_tokens(job.command);
+  const auto flags = flag_values(toks);
   double v = 0;
   if (auto* s = lookup(flags, kBatch); s && to_number(*s, v)) f.batch_size = v;
   if (auto* s = lookup(flags, kSteps); s && to_number(*s, v)) f.steps = v;
@@ -179,39 +304,40 @@ JobFacts extract_facts(const JobText& job) {
     if (std::isnan(f.epochs)) f.epochs = script_assignment(script_low, "epochs");
     if (std::isnan(f.steps)) f.steps = script_assignment(script_low, "max_steps");
   }
-  // Job names like "ResNet-18 (batch size 32)" state the batch too.
-  if (std::isnan(f.batch_size)) {
-    size_t p = low.find("batch size ");
-    if (p != std::string::npos) f.batch_size = std::strtod(low.c_str() + p + 11, nullptr);
-    if (f.batch_size == 0) f.batch_size = NAN;
-  }
-  if (auto* s = lookup(flags, kModel)) f.model = find_model(to_lower(*s));
-  if (f.model.empty()) f.model = find_model(low);
-  if (f.model.empty()) f.model = find_model(script_low);
-  if (auto* s = lookup(flags, kData)) f.dataset = find_dataset(to_lower(*s));
-  if (f.dataset.empty()) f.dataset = find_dataset(low);
-  for (const auto& [k, t] : kTasks)
-    if (low.find(k) != std::string::npos) {
-      f.task = t;
-      break;
-    }
-  if (f.task.empty()) f.task = task_for_model(f.model);
-  if (f.model.empty() && f.task == "language_modeling" && low.find("main.py") != std::string::npos) f.model = "lstm";
-  if (f.model.empty() && f.task == "recommendation") f.model = "ncf";
-  // Framework: launcher and imports.
+  // Numbers with units in the name and command ("ResNet-18 (batch size 32)", "90 epochs").
+  if (std::isnan(f.batch_size)) f.batch_size = number_after(low, "batch size");
+  if (std::isnan(f.epochs)) f.epochs = number_before(low, "epoch");
+  if (std::isnan(f.steps)) f.steps = number_before(low, "step");
+  if (std::isnan(f.steps)) f.steps = number_before(low, "iteration");
+  if (f.batch_size == 0) f.batch_size = NAN;
+  // Model: a model flag, else the job name's shape, else the script's file name.
+  if (auto* s = lookup(flags, kModel)) f.model = normalize_name(*s);
+  if (f.model.empty()) f.model = model_from_name(job.name);
+  if (f.model.empty()) f.model = model_from_script(toks);
+  // Data set: a data flag, else a path argument through a data folder.
+  if (auto* s = lookup(flags, kData)) f.dataset = dataset_from_value(*s);
+  if (f.dataset.empty())
+    for (const auto& t : toks)
+      if (t.find("/data/") != std::string::npos || t.find("/datasets/") != std::string::npos) {
+        f.dataset = dataset_from_value(t);
+        if (!f.dataset.empty()) break;
+      }
+  if (auto it = flags.find("task"); it != flags.end()) f.task = to_lower(it->second);
+  if (f.task.empty()) f.task = find_task(low);
+  // Framework: a framework flag (MLPerf systems state one), else launcher and imports.
+  if (auto it = flags.find("framework"); it != flags.end()) f.framework = find_framework(to_lower(it->second));
+  if (f.framework.empty()) f.framework = find_framework(low + " " + script_low);
   const std::string all = low + " " + script_low;
-  if (all.find("megatron") != std::string::npos || all.find("pretrain_gpt") != std::string::npos) f.framework = "megatron";
-  else if (all.find("deepspeed") != std::string::npos) f.framework = "deepspeed";
-  else if (all.find("tensorflow") != std::string::npos || all.find("keras") != std::string::npos) f.framework = "tensorflow";
-  else if (all.find("jax") != std::string::npos || all.find("flax") != std::string::npos) f.framework = "jax";
-  else if (all.find("torch") != std::string::npos || all.find("pytorch") != std::string::npos ||
-           all.find("lightning") != std::string::npos || all.find("--cuda") != std::string::npos)
-    f.framework = "pytorch";
   // Precision.
   if (flags.count("--bf16") || all.find("bf16") != std::string::npos) f.precision = "bf16";
   else if (flags.count("--fp16") || all.find("--fp16") != std::string::npos || all.find("half") != std::string::npos) f.precision = "fp16";
   else if (flags.count("--amp") || all.find("autocast") != std::string::npos || all.find("mixed") != std::string::npos) f.precision = "amp";
   else f.precision = "fp32";
+  // Accelerators and platform.
+  f.accelerator = to_lower(job.gpu_type);
+  if (f.accelerator.empty())
+    if (auto it = flags.find("accelerator"); it != flags.end()) f.accelerator = to_lower(it->second);
+  if (auto it = flags.find("system"); it != flags.end()) f.system = it->second;
   // Parallelism.
   f.num_gpus = job.num_gpus;
   if (auto* s = lookup(flags, kTp); s && to_number(*s, v) && v >= 1) f.tp = static_cast<int>(v);
@@ -259,6 +385,7 @@ JobFacts facts_from_json(const Json& j, const JobFacts& fb) {
   str("model", f.model);
   str("dataset", f.dataset);
   str("precision", f.precision);
+  str("accelerator", f.accelerator);
   num("batch_size", f.batch_size);
   num("epochs", f.epochs);
   num("steps", f.steps);

@@ -1,6 +1,22 @@
 #include "sched/schedmate/analyzer/analyzer.hpp"
 
+#include "sched/schedmate/tracker/metric_tracker.hpp"
+
 namespace mlsys::schedmate {
+
+Diagnosis diagnose_log(Analyzer& analyzer, const std::vector<std::string>& lines, const std::string& job_key,
+                       double stall_factor) {
+  TrackerOptions o;
+  o.stall_factor = stall_factor;
+  o.keep_series = false;
+  MetricTracker tr(o);
+  for (const auto& l : lines) tr.feed(l);
+  const TrackerSnapshot s = tr.snapshot();
+  RunEvidence run;
+  run.progressed = s.progress_lines > 0;
+  run.stalled = s.stalled;
+  return analyzer.diagnose(lines, run, job_key);
+}
 
 AnalyzerRegistry& analyzer_registry() {
   static AnalyzerRegistry r("analyzer backend");
@@ -14,6 +30,8 @@ Json AnalyzerStats::to_json() const {
   j["fallbacks"] = fallbacks;
   j["invalid_replies"] = invalid;
   j["errors"] = errors;
+  j["over_budget"] = over_budget;
+  j["format_downgrades"] = format_downgrades;
   return j;
 }
 

@@ -24,6 +24,13 @@ struct AnalyzerOptions {
   int retries = 2;
   std::string cache_dir = "";     // "" = no cache
   int max_calls_per_job = 3;
+  int64_t max_calls = 200;        // requests per run
+  double max_total_s = 120;       // seconds of requests per run
+  std::string proxy;              // "" = the environment's
+  std::string ca_file;            // "" = the system's
+  std::string response_format = "json_schema";  // json_schema | json_object | none
+  std::string audit_path;         // "" = no audit log; else JSONL of requests and replies, key redacted
+  int max_json_depth = 32;
 };
 
 struct AnalyzerStats {
@@ -32,6 +39,9 @@ struct AnalyzerStats {
   int64_t fallbacks = 0;   // answers that came from embedded after a failure
   int64_t invalid = 0;     // replies that were not valid JSON or broke the schema
   int64_t errors = 0;      // transport errors, timeouts, HTTP errors
+  int64_t over_budget = 0; // questions not asked: the run's call or time budget was spent
+  int64_t format_downgrades = 0;  // a server rejected response_format and was asked without it
+  double seconds = 0;      // time spent waiting for the server
   Json to_json() const;
 };
 
@@ -42,11 +52,16 @@ class Analyzer {
   // `job_key` groups calls per job for the call budget.
   virtual JobFacts extract(const JobText& job, const std::string& job_key) = 0;
   virtual std::optional<LearnedPattern> pattern(const std::vector<std::string>& sample, const std::string& job_key) = 0;
-  virtual Diagnosis diagnose(const std::vector<std::string>& lines, bool stalled, const std::string& job_key) = 0;
+  virtual Diagnosis diagnose(const std::vector<std::string>& lines, const RunEvidence& run, const std::string& job_key) = 0;
   virtual AnalyzerStats stats() const { return {}; }
 };
 
 using AnalyzerRegistry = Registry<Analyzer, const AnalyzerOptions&>;
 AnalyzerRegistry& analyzer_registry();
+
+// Diagnoses a whole log: the Metric Tracker reads it first (did the run progress, did it stall),
+// then the analyzer names the failure.
+Diagnosis diagnose_log(Analyzer& analyzer, const std::vector<std::string>& lines, const std::string& job_key,
+                       double stall_factor = 2.5);
 
 }  // namespace mlsys::schedmate

@@ -11,8 +11,8 @@ class EmbeddedAnalyzer final : public Analyzer {
   std::optional<LearnedPattern> pattern(const std::vector<std::string>& sample, const std::string&) override {
     return learn_pattern(sample);
   }
-  Diagnosis diagnose(const std::vector<std::string>& lines, bool stalled, const std::string&) override {
-    return diagnose_lines(lines, stalled);
+  Diagnosis diagnose(const std::vector<std::string>& lines, const RunEvidence& run, const std::string&) override {
+    return diagnose_lines(lines, run);
   }
 };
 

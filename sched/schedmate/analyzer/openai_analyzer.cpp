@@ -1,9 +1,15 @@
 // `openai` analyzer: asks an OpenAI-compatible chat-completions server (llama.cpp server, vLLM,
-// Ollama) for JSON that matches a schema, validates every reply, caches replies on disk by a hash
-// of the prompt, and falls back to the embedded analyzer on any failure (counted). Decisions that
-// matter for safety stay in code: the action for a failure category always comes from
-// action_for(), so no reply can make SchedMate retry a user error.
+// Ollama, OpenAI) over HTTP(S) (net/http_client.hpp, libcurl) for JSON that matches a schema,
+// validates every reply, caches replies on disk by a hash of the prompt, and falls back to the
+// embedded analyzer on any failure (counted). Bounded: a call budget per job and per run, a time
+// budget per run, a circuit breaker after consecutive failed questions, a cap on the reply's size
+// and nesting. A server that rejects `response_format` is asked again with the schema in the
+// prompt. Decisions that matter for safety stay in code: the action for a failure category always
+// comes from action_for(), so no reply can make SchedMate retry a user error.
+#include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <fstream>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -13,9 +19,12 @@
 
 #include "core/log/log.hpp"
 #include "core/util/fs.hpp"
+#include "core/util/strings.hpp"
 #include "sched/schedmate/analyzer/analyzer.hpp"
+#include "sched/schedmate/analyzer/chat_reply.hpp"
 #include "sched/schedmate/analyzer/json_schema.hpp"
 #include "sched/schedmate/failure/failure_types.hpp"
+#include "sched/schedmate/io/bounded_input.hpp"
 #include "sched/schedmate/net/http_client.hpp"
 
 namespace mlsys::schedmate {
@@ -83,8 +92,11 @@ Json schema_diagnosis() {
 
 class OpenAiAnalyzer final : public Analyzer {
  public:
-  explicit OpenAiAnalyzer(const AnalyzerOptions& o) : opt_(o), embedded_(analyzer_registry().create("embedded", o)) {
-    parse_http_url(o.url);  // fail early on an unsupported URL
+  explicit OpenAiAnalyzer(const AnalyzerOptions& o)
+      : format_(o.response_format), opt_(o), embedded_(analyzer_registry().create("embedded", o)) {
+    check_http_url(o.url);  // fail early on an unsupported URL
+    if (format_ != "json_schema" && format_ != "json_object" && format_ != "none")
+      throw ConfigError("schedmate.openai.response_format '" + format_ + "': expected json_schema, json_object or none");
     if (!o.api_key_env.empty()) {
       const char* key = std::getenv(o.api_key_env.c_str());
       if (!key) throw ConfigError("schedmate.openai.api_key_env names " + o.api_key_env + ", which is not set");
@@ -148,12 +160,13 @@ class OpenAiAnalyzer final : public Analyzer {
     return p;
   }
 
-  Diagnosis diagnose(const std::vector<std::string>& lines, bool stalled, const std::string& key) override {
+  Diagnosis diagnose(const std::vector<std::string>& lines, const RunEvidence& run, const std::string& key) override {
     const size_t first = lines.size() > kTailLines ? lines.size() - kTailLines : 0;
     std::string prompt = "Classify why this training job failed (or `none`). Categories: ";
     for (auto c : all_categories()) prompt += std::string(to_string(c)) + " ";
     prompt += "\nGive the 1-based number of the line that is the evidence (0 for none).";
-    if (stalled) prompt += "\nThe job stopped making progress before these lines ended.";
+    if (run.progressed) prompt += "\nThe job made training progress before these lines.";
+    if (run.stalled) prompt += "\nThe job stopped making progress before these lines ended.";
     prompt += "\nLog (line numbers first):\n";
     for (size_t i = first; i < lines.size(); ++i) prompt += std::to_string(i + 1) + ": " + lines[i].substr(0, 400) + "\n";
     auto check = [&](const Json& j, std::string& why) {
@@ -165,7 +178,7 @@ class OpenAiAnalyzer final : public Analyzer {
       return true;
     };
     auto reply = ask(key, "failure_diagnosis", prompt, schema_diagnosis(), check);
-    if (!reply) return embedded_->diagnose(lines, stalled, key);
+    if (!reply) return embedded_->diagnose(lines, run, key);
     Diagnosis d;
     d.category = parse_category(reply->find("category")->as_string());
     d.evidence_line = reply->find("evidence_line")->as_int();
@@ -184,9 +197,9 @@ class OpenAiAnalyzer final : public Analyzer {
     const std::string hash = hash_hex(opt_.model + "\n" + schema_name + "\n" + prompt);
     const std::filesystem::path cache_file =
         opt_.cache_dir.empty() ? std::filesystem::path() : std::filesystem::path(opt_.cache_dir) / (hash + ".json");
-    if (!cache_file.empty() && std::filesystem::exists(cache_file)) {
+    if (!cache_file.empty() && std::filesystem::is_regular_file(cache_file)) {
       try {
-        Json cached = Json::parse(read_file(cache_file));
+        Json cached = Json::parse(read_regular_file(cache_file, 1 << 20, "the cache entry's size"));
         std::string why;
         if (validate_json(cached, schema, why) && (!check || check(cached, why))) {
           ++stats_.cache_hits;
@@ -200,46 +213,56 @@ class OpenAiAnalyzer final : public Analyzer {
       ++stats_.fallbacks;
       return std::nullopt;
     }
+    if (broken_ || stats_.calls >= opt_.max_calls || spent_s_ >= opt_.max_total_s) {
+      ++stats_.over_budget;
+      ++stats_.fallbacks;
+      return std::nullopt;
+    }
     ++calls_per_job_[job_key];
-    Json body = Json::object();
-    body["model"] = opt_.model;
-    body["temperature"] = 0;
-    Json sys = Json::object();
-    sys["role"] = "system";
-    sys["content"] = "You analyse GPU cluster jobs. Answer with one JSON object matching the given schema, nothing else.";
-    Json user = Json::object();
-    user["role"] = "user";
-    user["content"] = prompt;
-    body["messages"] = Json(Json::Array{sys, user});
-    Json js = Json::object();
-    js["name"] = schema_name;
-    js["strict"] = true;
-    js["schema"] = schema;
-    Json rf = Json::object();
-    rf["type"] = "json_schema";
-    rf["json_schema"] = js;
-    body["response_format"] = rf;
-    const std::string payload = body.dump();
     std::vector<std::pair<std::string, std::string>> headers;
     if (!api_key_.empty()) headers.push_back({"Authorization", "Bearer " + api_key_});
     for (int attempt = 0; attempt <= opt_.retries; ++attempt) {
-      if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(50 << std::min(attempt, 5)));
+      if (stats_.calls >= opt_.max_calls || spent_s_ >= opt_.max_total_s) {
+        ++stats_.over_budget;
+        break;
+      }
+      const auto t0 = std::chrono::steady_clock::now();
+      if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(std::min<int64_t>(50 << std::min(attempt, 5),
+                                                                                             static_cast<int64_t>(remaining_s() * 1000))));
+      const std::string payload = request_body(prompt, schema_name, schema);
       ++stats_.calls;
       std::string why;
+      HttpResponse r;
+      bool transport_ok = false;
       try {
-        HttpResponse r = http_post(opt_.url, payload, headers, opt_.timeout_s);
-        if (r.status != 200) {
-          ++stats_.errors;
-          log::debug("openai analyzer: HTTP {} from {}", r.status, opt_.url);
-          continue;
+        HttpOptions h;
+        h.timeout_s = std::max(0.001, std::min(opt_.timeout_s, remaining_s()));
+        h.proxy = opt_.proxy;
+        h.ca_file = opt_.ca_file;
+        r = http_post(opt_.url, payload, headers, h);
+        transport_ok = true;
+      } catch (const HttpError& e) {
+        ++stats_.errors;
+        audit(payload, 0, "", e.what());
+        log::debug("openai analyzer: {}", e.what());
+      }
+      spent_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (!transport_ok) continue;
+      audit(payload, r.status, r.body, "");
+      if (r.status != 200) {
+        ++stats_.errors;
+        log::debug("openai analyzer: HTTP {} from {}", r.status, opt_.url);
+        // A server without structured output rejects response_format: ask again with the schema in
+        // the prompt (once per run; not counted against the retries).
+        if ((r.status == 400 || r.status == 422) && format_ != "none" && mentions_response_format(r.body)) {
+          format_ = "none";
+          ++stats_.format_downgrades;
+          --attempt;
         }
-        Json reply = Json::parse(r.body);
-        const Json* choices = reply.find("choices");
-        if (!choices || !choices->is_array() || choices->as_array().empty()) throw Error("reply has no choices");
-        const Json* msg = choices->as_array()[0].find("message");
-        const Json* content = msg ? msg->find("content") : nullptr;
-        if (!content || !content->is_string()) throw Error("reply has no message content");
-        Json answer = Json::parse(content->as_string());
+        continue;
+      }
+      try {
+        Json answer = chat_answer(r.body, opt_.max_json_depth);
         if (!validate_json(answer, schema, why) || (check && !check(answer, why))) {
           ++stats_.invalid;
           log::debug("openai analyzer: reply breaks the schema: {}", why);
@@ -249,18 +272,82 @@ class OpenAiAnalyzer final : public Analyzer {
           ensure_dir(cache_file.parent_path());
           write_file_atomic(cache_file, answer.dump());
         }
+        failed_in_a_row_ = 0;
         return answer;
-      } catch (const HttpError& e) {
-        ++stats_.errors;
-        log::debug("openai analyzer: {}", e.what());
       } catch (const std::exception& e) {
         ++stats_.invalid;  // malformed JSON in the reply or its content
         log::debug("openai analyzer: bad reply: {}", e.what());
       }
     }
     ++stats_.fallbacks;
+    // A server that keeps failing is not asked again this run (no multiplying of run time).
+    if (++failed_in_a_row_ >= kBreakerAfter) broken_ = true;
     return std::nullopt;
   }
+
+  double remaining_s() const { return std::max(0.0, opt_.max_total_s - spent_s_); }
+
+  std::string request_body(const std::string& prompt, const std::string& schema_name, const Json& schema) const {
+    Json body = Json::object();
+    body["model"] = opt_.model;
+    body["temperature"] = 0;
+    body["stream"] = false;
+    Json sys = Json::object();
+    sys["role"] = "system";
+    sys["content"] = "You analyse GPU cluster jobs. Answer with one JSON object matching the given schema, nothing else.";
+    Json user = Json::object();
+    user["role"] = "user";
+    user["content"] = format_ == "json_schema" ? prompt : prompt + "\nAnswer with one JSON object matching this JSON Schema: " + schema.dump();
+    body["messages"] = Json(Json::Array{sys, user});
+    if (format_ == "json_schema") {
+      Json js = Json::object();
+      js["name"] = schema_name;
+      js["strict"] = true;
+      js["schema"] = schema;
+      Json rf = Json::object();
+      rf["type"] = "json_schema";
+      rf["json_schema"] = js;
+      body["response_format"] = rf;
+    } else if (format_ == "json_object") {
+      Json rf = Json::object();
+      rf["type"] = "json_object";
+      body["response_format"] = rf;
+    }
+    return body.dump();
+  }
+
+  static bool mentions_response_format(const std::string& body) {
+    std::string low = body.substr(0, 4096);
+    for (auto& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return low.find("response_format") != std::string::npos || low.find("json_schema") != std::string::npos ||
+           low.find("response format") != std::string::npos;
+  }
+
+  // One JSONL record per request when auditing: what was sent and what came back, the key redacted.
+  void audit(const std::string& payload, int status, const std::string& reply, const std::string& error) const {
+    if (opt_.audit_path.empty()) return;
+    Json j = Json::object();
+    j["url"] = opt_.url;
+    j["authorization"] = api_key_.empty() ? "none" : "Bearer <redacted>";
+    j["request"] = valid_utf8(redact(payload));
+    j["status"] = status;
+    j["reply"] = valid_utf8(redact(reply.substr(0, 1 << 16)));
+    if (!error.empty()) j["error"] = valid_utf8(redact(error));
+    std::ofstream out(opt_.audit_path, std::ios::app);
+    out << j.dump() << "\n";
+  }
+
+  std::string redact(std::string s) const {
+    if (api_key_.empty()) return s;
+    for (size_t p = s.find(api_key_); p != std::string::npos; p = s.find(api_key_, p)) s.replace(p, api_key_.size(), "<redacted>");
+    return s;
+  }
+
+  static constexpr int kBreakerAfter = 3;  // failed questions in a row before the server is given up
+  std::string format_;
+  double spent_s_ = 0;
+  int failed_in_a_row_ = 0;
+  bool broken_ = false;
 
   AnalyzerOptions opt_;
   std::unique_ptr<Analyzer> embedded_;

@@ -1,12 +1,11 @@
 #include "sched/schedmate/eval/log_corpus.hpp"
 
-#include <random>
+#include "core/util/random.hpp"
 
 namespace mlsys::schedmate {
 
 std::vector<LogCase> generate_corpus(int per_case, int64_t steps, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
+  Rng rng(seed);
   std::vector<LogCase> out;
   for (LogFormat f : generated_formats()) {
     for (FailureCategory c : all_categories()) {
@@ -15,11 +14,11 @@ std::vector<LogCase> generate_corpus(int per_case, int64_t steps, uint64_t seed)
         lc.spec.format = f;
         lc.spec.failure = c;
         lc.spec.total_steps = steps;
-        lc.spec.steps_per_s = 0.5 + 9.5 * u(rng);
-        lc.spec.jitter = 0.05 + 0.15 * u(rng);
-        lc.spec.fail_at = 0.2 + 0.7 * u(rng);
-        lc.spec.log_every = 5 + static_cast<int>(rng() % 16);
-        lc.spec.seed = rng();
+        lc.spec.steps_per_s = 0.5 + 9.5 * rng.uniform();
+        lc.spec.jitter = 0.05 + 0.15 * rng.uniform();
+        lc.spec.fail_at = 0.2 + 0.7 * rng.uniform();
+        lc.spec.log_every = 5 + static_cast<int>(rng.below(16));
+        lc.spec.seed = rng.next();
         std::string cat = to_string(c);
         for (auto& ch : cat)
           if (ch == '/') ch = '-';

@@ -25,7 +25,7 @@ ClassificationReport evaluate_classification(const std::vector<LogCase>& cases, 
   std::map<std::string, int> tp, fp, fn;
   int correct = 0;
   for (const auto& c : cases) {
-    Diagnosis d = analyzer.diagnose(c.log.lines, false, c.name);
+    Diagnosis d = diagnose_log(analyzer, c.log.lines, c.name);
     const std::string truth = to_string(c.log.label), pred = to_string(d.category);
     if (truth == pred) {
       ++tp[truth];
@@ -90,8 +90,8 @@ TrackerReport evaluate_tracker(const std::vector<LogCase>& cases, const TrackerO
         break;
       }
       if (!judged) r.formats_unrecognised.push_back(c.name);
-    } else if (c.spec.failure == FailureCategory::NcclTimeout) {
-      // A hang: progress stops, then the watchdog speaks hang_s later. Tick the clock through the
+    } else if (c.spec.failure == FailureCategory::NcclTimeout || c.spec.failure == FailureCategory::Hang) {
+      // A hang: progress stops, then the watchdog (or the time limit) speaks hang_s later. Tick the clock through the
       // silence like a live follower would.
       MetricTracker tr(opt);
       size_t fail = static_cast<size_t>(g.failure_line);

@@ -2,6 +2,7 @@
 
 #include "core/util/strings.hpp"
 #include "sched/schedmate/failure/failure_rules.hpp"
+#include "sched/workload/traces/mlperf.hpp"
 
 namespace mlsys::schedmate {
 
@@ -45,11 +46,20 @@ std::vector<std::string> split_lines(std::string_view text) {
   return out;
 }
 
-Diagnosis diagnose_lines(const std::vector<std::string>& lines, bool stalled) {
+Diagnosis diagnose_lines(const std::vector<std::string>& lines, const RunEvidence& run) {
   Diagnosis d;
   const FailureRule* best = nullptr;
-  int64_t generic_line = 0;
+  int64_t generic_line = 0, run_stop_line = 0;
+  std::string run_status;
   for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find(":::MLL") != std::string::npos) {
+      // MLPerf logs state how the run ended.
+      if (auto e = workload::parse_mllog_line(lines[i]); e && e->key == "run_stop") {
+        run_status = to_lower(e->meta_string("status"));
+        run_stop_line = static_cast<int64_t>(i + 1);
+      }
+      continue;  // MLLOG payloads are data (file names, values), not messages
+    }
     const std::string n = normalize_line(lines[i]);
     if (n.empty()) continue;
     const FailureRule* r = match_failure_rule(n);
@@ -62,21 +72,28 @@ Diagnosis diagnose_lines(const std::vector<std::string>& lines, bool stalled) {
       generic_line = static_cast<int64_t>(i + 1);
     }
   }
-  if (best) {
+  auto evidence_at = [&](int64_t line) {
+    d.evidence_line = line;
+    d.evidence = line > 0 ? clip(lines[static_cast<size_t>(line - 1)]) : std::string();
+  };
+  if (run_status == "success") {
+    d = Diagnosis{};
+  } else if (best) {
     d.category = best->category;
+  } else if (run_stop_line > 0) {
+    d.category = FailureCategory::NotConverged;
+    evidence_at(run_stop_line);
+  } else if (run.stalled) {
+    d.category = FailureCategory::Hang;
+    evidence_at(generic_line > 0 ? generic_line : static_cast<int64_t>(lines.size()));
   } else if (generic_line > 0) {
-    d.category = FailureCategory::Unknown;
-    d.evidence = clip(lines[static_cast<size_t>(generic_line - 1)]);
-    d.evidence_line = generic_line;
-  } else if (stalled) {
-    d.category = FailureCategory::Unknown;
-    d.evidence = lines.empty() ? std::string() : clip(lines.back());
-    d.evidence_line = static_cast<int64_t>(lines.size());
+    d.category = run.progressed ? FailureCategory::CrashAfterProgress : FailureCategory::Unknown;
+    evidence_at(generic_line);
   }
   finalize_diagnosis(d);
   return d;
 }
 
-Diagnosis diagnose_text(std::string_view text, bool stalled) { return diagnose_lines(split_lines(text), stalled); }
+Diagnosis diagnose_text(std::string_view text, const RunEvidence& run) { return diagnose_lines(split_lines(text), run); }
 
 }  // namespace mlsys::schedmate

@@ -20,10 +20,19 @@ struct Diagnosis {
   Json to_json() const;
 };
 
-// Embedded rule-based diagnosis of a whole log. `stalled` says the tracker saw progress stop, so a
-// log without any rule match is `unknown` rather than `none`.
-Diagnosis diagnose_lines(const std::vector<std::string>& lines, bool stalled = false);
-Diagnosis diagnose_text(std::string_view text, bool stalled = false);
+// What the Metric Tracker saw of the run before the failure handler reads its log.
+struct RunEvidence {
+  bool progressed = false;  // at least one progress line
+  bool stalled = false;     // progress stopped for much longer than its usual gap
+};
+
+// Embedded rule-based diagnosis of a whole log. The strongest rule matching a line names the
+// category (the first such line is the evidence). Without a rule: an MLPerf run_stop with a status
+// other than success is run/not_converged; a stalled run is run/hang; an error line (a crash, a
+// truncated traceback) is run/crash_after_progress when the run had made progress, else unknown.
+// An MLPerf run_stop with status success means the run succeeded, whatever else its log says.
+Diagnosis diagnose_lines(const std::vector<std::string>& lines, const RunEvidence& run = {});
+Diagnosis diagnose_text(std::string_view text, const RunEvidence& run = {});
 
 // Fills action and advice from the category (the one mapping, see action_for()).
 void finalize_diagnosis(Diagnosis& d);

@@ -44,6 +44,10 @@ const std::vector<FailureRule>& failure_rules() {
        {{"watchdog caught collective"}, {"collective operation timeout"}, {"nccl timeout"},
         {"processgroupnccl", "timeout"}, {"processgroupnccl", "timed out"}, {"nccl communicator was aborted"},
         {"nccl", "timed out"}, {"barrier", "timed out"}}},
+      // A run that stopped on its own quality checks: below every fault, which would explain it.
+      {C::NotConverged, 50,
+       {{"loss is nan"}, {"nan loss"}, {"loss became nan"}, {"returned nan values"}, {"did not converge"},
+        {"failed to converge"}, {"diverged"}, {"target accuracy not reached"}, {"did not reach", "target"}}},
   };
   return rules;
 }
@@ -87,7 +91,8 @@ const FailureRule* match_failure_rule(const std::string& normalized) {
 bool looks_like_error(const std::string& n) {
   static const char* const kPhrases[] = {"traceback (most recent call last)", "error:", "exception:", "fatal",
                                          "segmentation fault", "core dumped", "aborted", "terminate called",
-                                         "exited with code", "exit code", "failed"};
+                                         "exited with code", "exit code", "failed", "killed by signal",
+                                         "bus error", "illegal instruction"};
   for (const char* p : kPhrases)
     if (n.find(p) != std::string::npos) return true;
   return false;

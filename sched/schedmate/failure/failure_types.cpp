@@ -17,6 +17,9 @@ const char* to_string(FailureCategory c) {
     case FailureCategory::HostOom: return "user/host_oom";
     case FailureCategory::ScriptError: return "user/script_error";
     case FailureCategory::BadConfig: return "user/bad_config";
+    case FailureCategory::CrashAfterProgress: return "run/crash_after_progress";
+    case FailureCategory::Hang: return "run/hang";
+    case FailureCategory::NotConverged: return "run/not_converged";
     case FailureCategory::Unknown: return "unknown";
   }
   return "unknown";
@@ -27,7 +30,8 @@ const std::vector<FailureCategory>& all_categories() {
       FailureCategory::None,     FailureCategory::NcclTimeout, FailureCategory::GpuHardware,
       FailureCategory::NodeFailure, FailureCategory::Network, FailureCategory::Storage,
       FailureCategory::GpuOom,   FailureCategory::HostOom,     FailureCategory::ScriptError,
-      FailureCategory::BadConfig, FailureCategory::Unknown};
+      FailureCategory::BadConfig, FailureCategory::CrashAfterProgress, FailureCategory::Hang,
+      FailureCategory::NotConverged, FailureCategory::Unknown};
   return all;
 }
 
@@ -50,12 +54,20 @@ bool is_infra_error(FailureCategory c) {
          c == FailureCategory::NodeFailure || c == FailureCategory::Network || c == FailureCategory::Storage;
 }
 
+bool is_run_failure(FailureCategory c) {
+  return c == FailureCategory::CrashAfterProgress || c == FailureCategory::Hang || c == FailureCategory::NotConverged;
+}
+
 FailureAction action_for(FailureCategory c) {
   switch (c) {
     case FailureCategory::None: return FailureAction::None;
     case FailureCategory::NcclTimeout:
     case FailureCategory::Network:
-    case FailureCategory::Storage: return FailureAction::Resubmit;
+    case FailureCategory::Storage:
+    // The run had got going: its code and configuration work, so resume from the last checkpoint.
+    case FailureCategory::CrashAfterProgress:
+    case FailureCategory::Hang:
+    case FailureCategory::NotConverged: return FailureAction::Resubmit;
     case FailureCategory::GpuHardware:
     case FailureCategory::NodeFailure: return FailureAction::ResubmitExcludeNode;
     // Out-of-memory is the user's sizing problem: a retry is only useful once changed.
@@ -81,6 +93,11 @@ const char* advice_for(FailureCategory c) {
     case FailureCategory::HostOom: return "host memory exhausted (SIGKILL): resubmit only with more host memory";
     case FailureCategory::ScriptError: return "bug in the job's code: do not retry; notify the user";
     case FailureCategory::BadConfig: return "invalid arguments or configuration: do not retry; notify the user";
+    case FailureCategory::CrashAfterProgress:
+      return "crashed after making progress (cause not logged): resubmit from the last checkpoint";
+    case FailureCategory::Hang: return "progress stopped without an error: resubmit from the last checkpoint";
+    case FailureCategory::NotConverged:
+      return "stopped without reaching its quality target: resubmit with a new seed, from a checkpoint if the schedule allows";
     case FailureCategory::Unknown: return "cause not recognised: do not retry blindly; notify the user";
   }
   return "";

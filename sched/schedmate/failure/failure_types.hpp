@@ -20,7 +20,10 @@ enum class FailureCategory {
   HostOom,        // user: host RAM OOM killer / SIGKILL
   ScriptError,    // user: import, file, syntax, type errors
   BadConfig,      // user: bad arguments or configuration
-  Unknown,        // failed, but no rule explains it
+  CrashAfterProgress,  // run: died after making progress, no rule explains why (a truncated traceback)
+  Hang,                // run: progress stopped without an error (stalled until killed)
+  NotConverged,        // run: stopped without reaching its quality target (aborted, NaN loss, diverged)
+  Unknown,        // failed, but no rule explains it (before any progress)
 };
 
 using workload::FailureAction;
@@ -31,6 +34,9 @@ FailureCategory parse_category(const std::string& name);
 const std::vector<FailureCategory>& all_categories();  // every category, None first
 bool is_user_error(FailureCategory c);
 bool is_infra_error(FailureCategory c);
+// Failures of a run that had got going (crash after progress, hang, not converged): resubmitted
+// from the last checkpoint (a new seed for a run that did not converge).
+bool is_run_failure(FailureCategory c);
 // The only place that maps a category to an action: user errors never get a plain retry.
 FailureAction action_for(FailureCategory c);
 // One-line human advice that goes with the action.

@@ -2,7 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <random>
+
+#include "core/util/random.hpp"
 
 namespace mlsys::schedmate {
 
@@ -24,34 +25,32 @@ const std::vector<Workload> kWorkloads = {
 }  // namespace
 
 std::vector<AdvisedJob> generate_jobs(const JobGenSpec& spec) {
-  std::mt19937_64 rng(spec.seed);
-  std::exponential_distribution<double> gap(1.0 / spec.mean_interarrival_s);
-  std::uniform_real_distribution<double> u(0, 1);
+  Rng rng(spec.seed);
   std::vector<AdvisedJob> out;
   double t = 0;
   char buf[512];
   for (int i = 0; i < spec.jobs; ++i) {
-    const Workload& w = kWorkloads[rng() % kWorkloads.size()];
-    int batch = w.batches[rng() % w.batches.size()];
-    int gpus = 1 << (rng() % 4);
-    long steps = static_cast<long>(std::exp(std::log(500.0) + u(rng) * std::log(200.0)));  // 500 .. 100k
+    const Workload& w = kWorkloads[rng.below(kWorkloads.size())];
+    int batch = w.batches[rng.below(w.batches.size())];
+    int gpus = 1 << rng.below(4);
+    long steps = static_cast<long>(std::exp(std::log(500.0) + rng.uniform() * std::log(200.0)));  // 500 .. 100k
     // The format strings place gpus/batch/steps in different orders; fill by workload.
     std::string fmt = w.command;
     if (fmt.rfind("torchrun", 0) == 0) std::snprintf(buf, sizeof buf, w.command, gpus, batch, steps);
     else std::snprintf(buf, sizeof buf, w.command, batch, steps, gpus);
     AdvisedJob j;
     j.id = "job-" + std::to_string(i);
-    j.user = "user" + std::to_string(rng() % static_cast<uint64_t>(spec.users));
+    j.user = "user" + std::to_string(rng.below(static_cast<uint64_t>(spec.users)));
     j.name = w.name;
     j.text.command = buf;
     j.text.name = w.name;
     j.text.num_gpus = gpus;
     // Throughput: samples/s grows sub-linearly with batch and with GPUs.
     double samples = w.samples_per_s * gpus * std::pow(batch / 64.0, 0.3) * std::pow(0.92, std::log2(gpus));
-    double rate = samples / batch * (1.0 + spec.throughput_noise * (2 * u(rng) - 1));
+    double rate = samples / batch * (1.0 + spec.throughput_noise * (2 * rng.uniform() - 1));
     j.duration = static_cast<double>(steps) / rate;
     j.submit_time = t;
-    t += gap(rng);
+    t += rng.exponential(1.0 / spec.mean_interarrival_s);
     out.push_back(std::move(j));
   }
   return out;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 
 #include "core/util/error.hpp"
+#include "core/util/random.hpp"
 #include "core/util/strings.hpp"
 #include "sched/schedmate/tracker/line_time.hpp"
 
@@ -79,8 +79,8 @@ LogFormat parse_format(const std::string& name) {
 }
 
 std::vector<std::string> failure_block(FailureCategory c, uint64_t seed) {
-  std::mt19937_64 rng(seed * 7919 + static_cast<uint64_t>(c));
-  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  Rng rng(derive_seed(seed, static_cast<uint64_t>(c)));
+  auto pick = [&](int n) { return static_cast<int>(rng.below(static_cast<uint64_t>(n))); };
   int rank = pick(8), pid = 10000 + pick(50000), node = 1 + pick(200);
   std::vector<std::string> traceback = {"Traceback (most recent call last):",
                                         fmt("  File \"train.py\", line %d, in <module>", 100 + pick(400)),
@@ -195,6 +195,26 @@ std::vector<std::string> failure_block(FailureCategory c, uint64_t seed) {
                              1000 + pick(100), 3, 8));
         default: return with_tb("omegaconf.errors.MissingMandatoryValue: Missing mandatory value: model.hidden_size");
       }
+    case FailureCategory::CrashAfterProgress:
+      switch (pick(3)) {
+        case 0: return traceback;  // the traceback is cut before its exception line
+        case 1: return {"Segmentation fault (core dumped)"};
+        default:
+          return {fmt("srun: error: node-%03d: task %d: Exited with exit code 134", node, rank),
+                  "srun: Terminating StepId=1234.0"};
+      }
+    case FailureCategory::Hang:
+      return {fmt("slurmstepd: error: *** JOB %d ON node-%03d CANCELLED AT 2024-05-01T12:%02d:%02d DUE TO TIME LIMIT ***",
+                  100000 + pick(800000), node, pick(60), pick(60))};
+    case FailureCategory::NotConverged:
+      switch (pick(3)) {
+        case 0: return {fmt("Loss is NaN at step %d, stopping training", 100 + pick(90000))};
+        case 1:
+          return {fmt("Early stopping: validation accuracy 0.%03d did not reach the target 0.759 after %d epochs", pick(700),
+                      30 + pick(60))};
+        default:
+          return with_tb("RuntimeError: Function 'MseLossBackward0' returned nan values in its 0th output.");
+      }
     case FailureCategory::Unknown:
       switch (pick(3)) {
         case 0: return {"Segmentation fault (core dumped)"};
@@ -217,8 +237,8 @@ std::string GeneratedLog::text() const {
 GeneratedLog generate_log(const LogSpec& spec) {
   if (spec.total_steps <= 0 || spec.steps_per_s <= 0 || spec.log_every <= 0)
     throw ConfigError("log generator: total_steps, steps_per_s and log_every must be positive");
-  std::mt19937_64 rng(spec.seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Rng rng(spec.seed);
+  auto u = [&rng] { return 2 * rng.uniform() - 1; };  // [-1, 1)
   GeneratedLog g;
   g.label = spec.failure;
   double t = spec.start_time;
@@ -245,16 +265,18 @@ GeneratedLog generate_log(const LogSpec& spec) {
   }
   t += 30;  // model and data loading
   g.first_step_t = t;
-  const int64_t fail_step = spec.failure == FailureCategory::None
-                                ? total + 1
+  // An unexplained failure is generated at start-up, before any progress (after progress it is a
+  // crash after progress).
+  const int64_t fail_step = spec.failure == FailureCategory::None    ? total + 1
+                            : spec.failure == FailureCategory::Unknown ? 1
                                 : std::clamp<int64_t>(static_cast<int64_t>(spec.fail_at * static_cast<double>(total)), 1, total);
   const double base = 1.0 / spec.steps_per_s;
   double loss = 4.0;
   int keras_epoch_printed = 0;
   for (int64_t step = 1; step <= total; ++step) {
-    t += base * (1.0 + spec.jitter * u(rng));
+    t += base * (1.0 + spec.jitter * u());
     if (step == fail_step) break;
-    loss = loss * 0.999 + 0.001 * (1.0 + 0.2 * u(rng));
+    loss = loss * 0.999 + 0.001 * (1.0 + 0.2 * u());
     const int epoch0 = static_cast<int>((step - 1) / spe);  // 0-based epoch of this step
     const int64_t in_epoch = step - static_cast<int64_t>(epoch0) * spe;
     if (f == LogFormat::Keras && keras_epoch_printed <= epoch0) {
@@ -272,7 +294,7 @@ GeneratedLog generate_log(const LogSpec& spec) {
         emit(t, fmt("%3d%%|%s| %ld/%ld ", static_cast<int>(frac * 100), bar(frac, false).c_str(), static_cast<long>(step),
                     static_cast<long>(total)) + tqdm_tail(elapsed, remaining, rate) + "]", step);
         if (f == LogFormat::HfTrainer && step % (spec.log_every * 10) == 0)
-          emit(t, fmt("{'loss': %.4f, 'grad_norm': %.3f, 'learning_rate': %.3e, 'epoch': %.2f}", loss, 1 + u(rng) * 0.3,
+          emit(t, fmt("{'loss': %.4f, 'grad_norm': %.3f, 'learning_rate': %.3e, 'epoch': %.2f}", loss, 1 + u() * 0.3,
                       1e-4 * (1 - frac), frac * epochs), step);
         break;
       case LogFormat::Lightning: {
@@ -289,7 +311,7 @@ GeneratedLog generate_log(const LogSpec& spec) {
                     "rate: %.3E | global batch size: %5d | lm loss: %.6E | loss scale: 65536.0 | grad norm: %.3f | "
                     "number of skipped iterations:   0 | number of nan iterations:   0 |",
                     static_cast<long>(step), static_cast<long>(total), static_cast<long>(step * 256), 1000.0 * base,
-                    1.5e-4, 256, loss, 1 + 0.2 * u(rng)), step);
+                    1.5e-4, 256, loss, 1 + 0.2 * u()), step);
         break;
       case LogFormat::Keras: {
         double ef = static_cast<double>(in_epoch) / static_cast<double>(spe);
@@ -318,7 +340,8 @@ GeneratedLog generate_log(const LogSpec& spec) {
   g.full_run_end_t = full;
   if (spec.failure != FailureCategory::None) {
     int64_t done = fail_step - 1;
-    if (spec.failure == FailureCategory::NcclTimeout) t += spec.hang_s;  // the collective hangs first
+    // A collective hangs before its watchdog speaks; a hung run goes silent until its time limit.
+    if (spec.failure == FailureCategory::NcclTimeout || spec.failure == FailureCategory::Hang) t += spec.hang_s;
     g.failure_line = static_cast<int64_t>(g.lines.size());
     for (auto& l : failure_block(spec.failure, spec.seed)) emit(t, l, done);
   } else {

@@ -9,7 +9,11 @@
 
 namespace mlsys::schedmate {
 
-std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::string& name) {
+std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::string& name, const InputLimits& limits,
+                                         const std::string& script_dir) {
+  const std::filesystem::path base = std::filesystem::path(name).parent_path();
+  const std::filesystem::path allowed = script_dir.empty() ? (base.empty() ? std::filesystem::path(".") : base)
+                                                           : std::filesystem::path(script_dir);
   std::vector<AdvisedJob> out;
   size_t pos = 0;
   int64_t line_no = 0;
@@ -21,6 +25,8 @@ std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::str
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     Json j;
+    if (json_depth(line, limits.max_json_depth) > limits.max_json_depth)
+      throw InputError(name + ":" + std::to_string(line_no) + ": JSON nested deeper than schedmate.limits.max_json_depth");
     try {
       j = Json::parse(line);
     } catch (const std::exception& e) {
@@ -46,14 +52,13 @@ std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::str
     a.name = str("name");
     a.text.command = str("command");
     a.text.script = str("script");
-    if (!a.text.script.empty() && a.text.script[0] == '@') {
-      std::filesystem::path p = a.text.script.substr(1);
-      if (p.is_relative()) p = std::filesystem::path(name).parent_path() / p;
-      a.text.script = read_file(p);
-    }
+    if (!a.text.script.empty() && a.text.script[0] == '@')
+      a.text.script = valid_utf8(read_referenced_file(a.text.script.substr(1), base.empty() ? "." : base, allowed, limits,
+                                                      name + ":" + std::to_string(line_no)));
     a.text.name = a.name;
     a.text.num_gpus = static_cast<int>(num("num_gpus", 1));
     a.text.trace_steps = num("total_steps", 0);
+    a.text.gpu_type = str("gpu_type");
     a.submit_time = num("submit_time", 0);
     a.duration = num("duration", NAN);
     out.push_back(std::move(a));
@@ -74,6 +79,7 @@ std::string jobs_to_jsonl(const std::vector<AdvisedJob>& jobs) {
     j["submit_time"] = a.submit_time;
     if (!std::isnan(a.duration)) j["duration"] = a.duration;
     if (a.text.trace_steps > 0) j["total_steps"] = a.text.trace_steps;
+    if (!a.text.gpu_type.empty()) j["gpu_type"] = a.text.gpu_type;
     out += j.dump() + "\n";
   }
   return out;
@@ -81,15 +87,35 @@ std::string jobs_to_jsonl(const std::vector<AdvisedJob>& jobs) {
 
 std::vector<AdvisedJob> load_jobs(const JobSourceOptions& opt) {
   if (opt.path.empty()) throw ConfigError("schedmate.jobs is empty: name a trace or a JSONL file of jobs");
+  // A path given is a path used (or the run stops): never a fallback to a file found elsewhere.
+  if (!opt.throughputs.empty() && !std::filesystem::is_regular_file(opt.throughputs))
+    throw ConfigError("schedmate.throughputs = '" + opt.throughputs + "': file not found");
   std::string fmt = opt.format;
   if (fmt == "auto" && std::filesystem::path(opt.path).extension() == ".jsonl") fmt = "jsonl";
-  if (fmt == "jsonl") return parse_jobs_jsonl(read_file(opt.path), opt.path);
+  if (fmt == "jsonl")
+    return parse_jobs_jsonl(read_regular_file(opt.path, opt.limits.max_jobs_bytes, "schedmate.limits.max_jobs_bytes"),
+                            opt.path, opt.limits, opt.script_dir);
   workload::TraceOptions t;
   t.path = opt.path;
   t.format = fmt;
   t.gpu_type = opt.gpu_type;
   t.throughputs = opt.throughputs;
   t.lenient = opt.lenient;
+  // A folder of raw MLPerf result logs keeps them at <org>/results/<system>/<benchmark>/.
+  if (fmt == "mlperf_log" && std::filesystem::is_directory(opt.path)) {
+    t.path.clear();
+    for (const auto& e : std::filesystem::recursive_directory_iterator(opt.path))
+      if (e.is_regular_file() && e.path().filename().string().rfind("result_", 0) == 0) t.paths.push_back(e.path().string());
+    std::sort(t.paths.begin(), t.paths.end());
+    if (t.paths.empty()) throw Error(opt.path + ": no MLPerf result_<k>.txt logs below this folder");
+  }
+  // Without a throughputs file, a Gavel trace cannot have durations: no fallback to one found elsewhere.
+  if (opt.throughputs.empty())
+    for (const auto& f : workload::trace_files(t))
+      if (const std::string f_fmt = fmt == "auto" ? workload::detect_trace_format(f) : fmt;
+          f_fmt == "gavel" || f_fmt == "gavel_physical")
+        throw ConfigError(f + " is a Gavel trace: its durations need step throughputs; set schedmate.throughputs to "
+                              "gavel_isolated_throughputs.csv");
   auto load = workload::read_trace(t);
   std::vector<AdvisedJob> out;
   out.reserve(load.jobs.size());
@@ -103,6 +129,7 @@ std::vector<AdvisedJob> load_jobs(const JobSourceOptions& opt) {
     a.text.name = j.name;
     a.text.num_gpus = j.num_gpus;
     a.text.trace_steps = j.total_steps;
+    a.text.gpu_type = j.gpu_type;
     a.submit_time = j.submit_time;
     a.duration = j.duration;
     out.push_back(std::move(a));

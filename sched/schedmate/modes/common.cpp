@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/log/log.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "sched/schedmate/failure/failure_handler.hpp"
@@ -12,7 +13,7 @@
 
 namespace mlsys::schedmate {
 
-std::unique_ptr<Analyzer> make_analyzer(const SchedmateOptions& o) {
+std::unique_ptr<Analyzer> make_analyzer(const RunContext& ctx, const SchedmateOptions& o) {
   AnalyzerOptions a;
   a.url = o.openai_url;
   a.model = o.openai_model;
@@ -21,6 +22,13 @@ std::unique_ptr<Analyzer> make_analyzer(const SchedmateOptions& o) {
   a.retries = o.openai_retries;
   a.cache_dir = o.openai_cache_dir;
   a.max_calls_per_job = o.openai_max_calls_per_job;
+  a.max_calls = o.openai_max_calls;
+  a.max_total_s = o.openai_max_total_s;
+  a.proxy = o.openai_proxy;
+  a.ca_file = o.openai_ca_file;
+  a.response_format = o.openai_response_format;
+  a.max_json_depth = o.max_json_depth;
+  if (o.openai_audit) a.audit_path = ctx.path("llm_audit.jsonl").string();
   return analyzer_registry().create(o.analyzer, a);
 }
 
@@ -31,12 +39,16 @@ AdvisorOptions advisor_options(const SchedmateOptions& o) {
   return a;
 }
 
-std::vector<AdvisedJob> input_jobs(const SchedmateOptions& o, uint64_t seed, Analyzer& analyzer) {
+std::vector<AdvisedJob> input_jobs(RunContext& ctx, const SchedmateOptions& o, Analyzer& analyzer) {
   std::vector<AdvisedJob> jobs;
+  Json& inputs = ctx.summary()["inputs"];
+  if (!inputs.is_object()) inputs = Json::object();
+  inputs["jobs"] = o.jobs.empty() ? std::string("generated") : o.jobs;
+  inputs["throughputs"] = o.throughputs.empty() ? std::string("none") : o.throughputs;
   if (o.jobs.empty()) {
     JobGenSpec g;
     g.jobs = o.gen_jobs;
-    g.seed = seed;
+    g.seed = ctx.seed();
     jobs = generate_jobs(g);
   } else {
     JobSourceOptions s;
@@ -44,12 +56,15 @@ std::vector<AdvisedJob> input_jobs(const SchedmateOptions& o, uint64_t seed, Ana
     s.format = o.jobs_format;
     s.gpu_type = o.gpu_type;
     s.throughputs = o.throughputs;
+    s.limits = input_limits(o);
+    s.script_dir = o.script_dir;
     jobs = load_jobs(s);
   }
   // Identical texts need one extraction (an LLM backend would otherwise be asked per job).
   std::map<std::string, JobFacts> seen;
   for (auto& j : jobs) {
-    std::string key = j.text.command + "\n" + j.text.script + "\n" + j.text.name + "\n" + std::to_string(j.text.num_gpus);
+    std::string key = j.text.command + "\n" + j.text.script + "\n" + j.text.name + "\n" + std::to_string(j.text.num_gpus) +
+                      "\n" + j.text.gpu_type;
     auto it = seen.find(key);
     if (it == seen.end()) it = seen.emplace(key, analyzer.extract(j.text, j.id)).first;
     j.facts = it->second;
@@ -68,10 +83,12 @@ std::vector<std::string> input_log_files(const SchedmateOptions& o) {
   if (!o.log.empty()) named.insert(named.begin(), o.log);
   for (const auto& p : named) {
     if (fs::is_directory(p)) {
+      // Every *.log / *.txt below the folder (MLPerf keeps its logs at <org>/results/<system>/...).
       std::vector<std::string> found;
-      for (auto& e : fs::directory_iterator(p))
+      for (auto& e : fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied))
         if (e.is_regular_file() && (e.path().extension() == ".log" || e.path().extension() == ".txt"))
           found.push_back(e.path().string());
+      if (found.empty()) throw Error("log folder " + p + " holds no *.log or *.txt files (schedmate.logs)");
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());
     } else if (fs::exists(p) || o.follow) {
@@ -83,13 +100,37 @@ std::vector<std::string> input_log_files(const SchedmateOptions& o) {
   return out;
 }
 
-std::vector<std::string> read_log_lines(const std::string& path, bool strip_comments) {
-  auto lines = split_lines(read_file(path));
-  if (!strip_comments) return lines;
-  std::vector<std::string> kept;
-  for (auto& l : lines)
-    if (l.rfind("# ", 0) != 0) kept.push_back(std::move(l));
-  return kept;
+InputLimits input_limits(const SchedmateOptions& o) {
+  InputLimits l;
+  l.max_log_bytes = o.max_log_bytes;
+  l.max_jobs_bytes = o.max_jobs_bytes;
+  l.max_script_bytes = o.max_script_bytes;
+  l.max_line_bytes = static_cast<size_t>(o.max_line_bytes);
+  l.max_json_depth = o.max_json_depth;
+  return l;
+}
+
+Json LogReadStats::to_json() const {
+  return Json(Json::Object{{"files", files}, {"cut_lines", cut_lines}, {"annotations_skipped", annotations}});
+}
+
+std::vector<std::string> read_log_lines(const std::string& path, const SchedmateOptions& o, LogReadStats* stats) {
+  LogText t = read_log(path, input_limits(o), o.annotations == "read");
+  if (stats) {
+    ++stats->files;
+    stats->cut_lines += t.cut_lines;
+    stats->annotations += t.annotations;
+  }
+  return std::move(t.lines);
+}
+
+void report_analyzer(RunContext& ctx, const Analyzer& analyzer) {
+  const AnalyzerStats s = analyzer.stats();
+  ctx.summary()["analyzer"] = s.to_json();
+  if (s.fallbacks > 0)
+    log::warn("{} analyzer: {} answer(s) came from the embedded analyzer instead ({} request errors, {} invalid replies, "
+              "{} over budget); see analyzer in summary.json",
+              analyzer.name(), s.fallbacks, s.errors, s.invalid, s.over_budget);
 }
 
 std::string fixed3(double v) {

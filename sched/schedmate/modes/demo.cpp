@@ -8,8 +8,8 @@ namespace mlsys::schedmate {
 
 void run_demo(RunContext& ctx) {
   const auto& o = ctx.get(schedmate_section());
-  auto analyzer = make_analyzer(o);
-  auto jobs = input_jobs(o, ctx.seed(), *analyzer);
+  auto analyzer = make_analyzer(ctx, o);
+  auto jobs = input_jobs(ctx, o, *analyzer);
   auto adv = advise_jobs(ctx, jobs, {}, o);
   auto corpus = generate_corpus(1, o.gen_steps, ctx.seed());
   ClassificationReport cls = evaluate_classification(corpus, *analyzer);
@@ -20,7 +20,7 @@ void run_demo(RunContext& ctx) {
   Table d({"log", "category", "action", "evidence"});
   for (const auto& c : corpus) {
     if (c.spec.format != LogFormat::Megatron) continue;
-    Diagnosis dg = analyzer->diagnose(c.log.lines, false, c.name);
+    Diagnosis dg = diagnose_log(*analyzer, c.log.lines, c.name, o.stall_factor);
     d.add_row({c.name, std::string(to_string(dg.category)), std::string(to_string(dg.action)), dg.evidence});
   }
   ctx.write_table("diagnoses.csv", d);
@@ -31,6 +31,7 @@ void run_demo(RunContext& ctx) {
                                                {"helios_within_50pct", adv.helios_within50}});
   ctx.summary()["classification"] = cls.to_json();
   ctx.summary()["tracker"] = trk.to_json();
+  report_analyzer(ctx, *analyzer);
   ctx.say("advisor: " + std::to_string(jobs.size()) + " generated jobs, within +-10%/+-50%: " + fixed3(adv.within10) +
           "/" + fixed3(adv.within50) + " (Helios-style " + fixed3(adv.helios_within10) + "/" +
           fixed3(adv.helios_within50) + ")");

@@ -8,17 +8,16 @@ namespace mlsys::schedmate {
 
 void run_diagnose(RunContext& ctx) {
   const auto& o = ctx.get(schedmate_section());
-  auto analyzer = make_analyzer(o);
+  auto analyzer = make_analyzer(ctx, o);
   Table t({"log", "category", "action", "evidence_line", "evidence", "source"});
   std::string jsonl;
   std::map<std::string, int> counts;
+  LogReadStats stats;
   auto add = [&](const std::string& name, const std::vector<std::string>& lines) {
-    MetricTracker tr;
-    for (const auto& l : lines) tr.feed(l);
-    Diagnosis d = analyzer->diagnose(lines, tr.snapshot().stalled, name);
+    Diagnosis d = diagnose_log(*analyzer, lines, name, o.stall_factor);
     t.add_row({name, std::string(to_string(d.category)), std::string(to_string(d.action)), d.evidence_line, d.evidence, d.source});
     Json j = d.to_json();
-    j["log"] = name;
+    j["log"] = valid_utf8(name);
     jsonl += j.dump() + "\n";
     ++counts[to_string(d.category)];
   };
@@ -28,14 +27,15 @@ void run_diagnose(RunContext& ctx) {
     for (const auto& c : corpus)
       if (c.spec.format == LogFormat::Tqdm) add(c.name, c.log.lines);
   } else {
-    for (const auto& f : files) add(f, read_log_lines(f, o.strip_comments));
+    for (const auto& f : files) add(f, read_log_lines(f, o, &stats));
   }
   ctx.write_table("diagnoses.csv", t);
   ctx.write_text("diagnoses.jsonl", jsonl);
   Json c = Json::object();
   for (auto& [k, v] : counts) c[k] = v;
   ctx.summary()["categories"] = c;
-  ctx.summary()["analyzer"] = analyzer->stats().to_json();
+  ctx.summary()["inputs"] = stats.to_json();
+  report_analyzer(ctx, *analyzer);
   std::vector<std::string> parts;
   for (auto& [k, v] : counts) parts.push_back(k + " " + std::to_string(v));
   ctx.say("diagnosed " + std::to_string(t.rows()) + " logs: " + join(parts, ", "));

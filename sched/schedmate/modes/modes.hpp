@@ -9,6 +9,7 @@
 #include "sched/schedmate/advisor/advisor.hpp"
 #include "sched/schedmate/analyzer/analyzer.hpp"
 #include "sched/schedmate/failure/failure_types.hpp"
+#include "sched/schedmate/io/bounded_input.hpp"
 #include "sched/schedmate/options.hpp"
 
 namespace mlsys::schedmate {
@@ -16,13 +17,22 @@ namespace mlsys::schedmate {
 // Each mode is one file here that registers itself with add_command_mode("schedmate", ...).
 
 // ---- shared helpers ----
-std::unique_ptr<Analyzer> make_analyzer(const SchedmateOptions& o);
+std::unique_ptr<Analyzer> make_analyzer(const RunContext& ctx, const SchedmateOptions& o);
 AdvisorOptions advisor_options(const SchedmateOptions& o);
-// Jobs from schedmate.jobs, or generated ones; facts filled by the analyzer.
-std::vector<AdvisedJob> input_jobs(const SchedmateOptions& o, uint64_t seed, Analyzer& analyzer);
+// Jobs from schedmate.jobs, or generated ones; facts filled by the analyzer. The files read are
+// recorded in summary.json ("inputs": jobs, throughputs).
+std::vector<AdvisedJob> input_jobs(RunContext& ctx, const SchedmateOptions& o, Analyzer& analyzer);
 // Log files named by schedmate.logs (folders expand to *.log / *.txt, sorted).
 std::vector<std::string> input_log_files(const SchedmateOptions& o);
-std::vector<std::string> read_log_lines(const std::string& path, bool strip_comments);
+// A log's lines through the input limits (sched/schedmate/io/bounded_input.hpp), curator
+// annotations dropped unless schedmate.annotations is read; `stats` (optional) counts cut lines
+// and dropped annotations.
+struct LogReadStats {
+  int64_t files = 0, cut_lines = 0, annotations = 0;
+  Json to_json() const;
+};
+std::vector<std::string> read_log_lines(const std::string& path, const SchedmateOptions& o, LogReadStats* stats = nullptr);
+InputLimits input_limits(const SchedmateOptions& o);
 
 // Advisor over jobs in the online protocol; writes predictions.{jsonl,csv} and hints.csv.
 struct AdviseOutcome {
@@ -32,6 +42,10 @@ struct AdviseOutcome {
 };
 AdviseOutcome advise_jobs(RunContext& ctx, const std::vector<AdvisedJob>& jobs,
                           const std::map<std::string, FailureAction>& failure_actions, const SchedmateOptions& o);
+
+// The analyzer's counts in summary.json ("analyzer"), and one warning line on the console when any
+// answer fell back to the embedded analyzer.
+void report_analyzer(RunContext& ctx, const Analyzer& analyzer);
 
 // 0.123 (three decimals) for summary lines.
 std::string fixed3(double v);

@@ -53,7 +53,7 @@ Json track_record(const std::string& log, const MetricTracker& tr, const std::st
 
 void run_track(RunContext& ctx) {
   const auto& o = ctx.get(schedmate_section());
-  auto analyzer = make_analyzer(o);
+  auto analyzer = make_analyzer(ctx, o);
   Table series({"log", "t", "done", "total", "rate_per_s", "remaining_s"});
   std::string jsonl;
   auto files = input_log_files(o);
@@ -65,6 +65,7 @@ void run_track(RunContext& ctx) {
     fo.poll_interval_s = o.poll_interval_s;
     fo.idle_timeout_s = o.idle_timeout_s;
     fo.max_s = o.max_follow_s;
+    fo.max_line_bytes = static_cast<size_t>(o.max_line_bytes);
     std::vector<std::string> tail;
     auto res = follow_file(files[0], tr, fo, [&](const std::string& line) {
       tail.push_back(line);
@@ -74,7 +75,7 @@ void run_track(RunContext& ctx) {
     add_series(series, files[0], tr, o.series_every);
     Json rec = track_record(files[0], tr, res.stop_reason);
     if (res.stop_reason == "stop_line" || tr.snapshot().stalled)
-      rec["diagnosis"] = analyzer->diagnose(tail, tr.snapshot().stalled, files[0]).to_json();
+      rec["diagnosis"] = analyzer->diagnose(tail, {tr.snapshot().progress_lines > 0, tr.snapshot().stalled}, files[0]).to_json();
     jsonl += rec.dump() + "\n";
     stalled += tr.snapshot().stalled;
     tracked = 1;
@@ -94,7 +95,7 @@ void run_track(RunContext& ctx) {
   } else {
     for (const auto& f : files) {
       MetricTracker tr(tracker_options(o, *analyzer, f));
-      for (const auto& l : read_log_lines(f, o.strip_comments)) tr.feed(l);
+      for (const auto& l : read_log_lines(f, o)) tr.feed(l);
       add_series(series, f, tr, o.series_every);
       jsonl += track_record(f, tr, "").dump() + "\n";
       stalled += tr.snapshot().stalled;
@@ -105,7 +106,7 @@ void run_track(RunContext& ctx) {
   ctx.write_text("track.jsonl", jsonl);
   ctx.summary()["logs"] = tracked;
   ctx.summary()["stalled"] = stalled;
-  ctx.summary()["analyzer"] = analyzer->stats().to_json();
+  report_analyzer(ctx, *analyzer);
   ctx.say("tracked " + std::to_string(tracked) + " logs (" + std::to_string(stalled) + " stalled); " +
           std::to_string(series.rows()) + " progress points in progress.csv");
 }

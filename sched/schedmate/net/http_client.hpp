@@ -1,8 +1,9 @@
 #pragma once
-// A minimal HTTP/1.1 client over POSIX sockets, enough for an OpenAI-compatible server on the
-// local network: http:// only (no TLS), one request per connection, Content-Length or chunked
-// replies, and one deadline covering connect, send and receive.
-#include <map>
+// HTTP(S) POST for the `openai` analyzer, over libcurl (Debian libcurl4-openssl-dev): http:// and
+// https:// only, TLS verified against the system's CA certificates (or a given file), proxies from
+// the option or the environment (https_proxy, http_proxy, no_proxy), one deadline per request, a
+// cap on the reply's size, no redirects.
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,27 +12,28 @@
 
 namespace mlsys::schedmate {
 
-struct HttpUrl {
-  std::string host;
-  int port = 80;
-  std::string path = "/";
+struct HttpOptions {
+  double timeout_s = 30;                      // the whole request: connect, send, receive
+  std::string proxy;                          // "" = the environment's
+  std::string ca_file;                        // "" = the system's CA certificates
+  size_t max_reply_bytes = size_t{4} << 20;   // a longer reply is a transport error
 };
-// Throws ConfigError for anything but http://host[:port][/path].
-HttpUrl parse_http_url(const std::string& url);
 
 struct HttpResponse {
   int status = 0;
-  std::map<std::string, std::string> headers;  // lower-case names
   std::string body;
 };
 
-// Transport failure or timeout (not an HTTP error status, which is returned in `status`).
+// Transport failure, timeout or oversized reply (an HTTP error status is returned in `status`).
 class HttpError : public Error {
  public:
   using Error::Error;
 };
 
+// Throws ConfigError for anything but http(s)://host[:port][/path].
+void check_http_url(const std::string& url);
+
 HttpResponse http_post(const std::string& url, const std::string& body,
-                       const std::vector<std::pair<std::string, std::string>>& headers, double timeout_s);
+                       const std::vector<std::pair<std::string, std::string>>& headers, const HttpOptions& opt);
 
 }  // namespace mlsys::schedmate

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
 #include "core/runtime/run_context.hpp"
 #include "core/util/error.hpp"
+#include "sched/schedmate/io/bounded_input.hpp"
 
 namespace mlsys::schedmate {
 
@@ -26,6 +28,7 @@ FollowResult follow_file(const std::string& path, MetricTracker& tracker, const 
   std::ifstream in;
   std::streamoff offset = 0;
   std::string partial;
+  bool skipping = false;  // inside a line longer than the cap
   char buf[1 << 16];
   while (true) {
     if (RunContext::stop_requested()) {
@@ -33,6 +36,9 @@ FollowResult follow_file(const std::string& path, MetricTracker& tracker, const 
       return r;
     }
     if (!in.is_open()) {
+      std::error_code ec;
+      if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw InputError(path + ": not a regular file (devices and FIFOs are not followed); name a log file");
       in.open(path, std::ios::binary);
       if (!in.is_open() && !opt.wait_for_file) throw Error("cannot open log " + path + " to follow");
     }
@@ -46,10 +52,28 @@ FollowResult follow_file(const std::string& path, MetricTracker& tracker, const 
         got = true;
         partial.append(buf, static_cast<size_t>(n));
         size_t pos = 0, nl;
-        while ((nl = partial.find('\n', pos)) != std::string::npos) {
-          std::string line = partial.substr(pos, nl - pos);
-          pos = nl + 1;
+        while (true) {
+          nl = partial.find('\n', pos);
+          std::string line;
+          if (nl == std::string::npos) {
+            // A line longer than the cap: its first part counts as the line, the rest is skipped.
+            if (skipping) {
+              pos = partial.size();
+              break;
+            }
+            if (partial.size() - pos <= opt.max_line_bytes) break;
+            line = partial.substr(pos, opt.max_line_bytes);
+            pos = partial.size();
+            skipping = true;
+          } else {
+            const bool cut = skipping;
+            skipping = false;
+            line = partial.substr(pos, std::min(nl - pos, opt.max_line_bytes));
+            pos = nl + 1;
+            if (cut) continue;  // the tail of a line already cut
+          }
           if (!line.empty() && line.back() == '\r') line.pop_back();
+          line = valid_utf8(line);
           tracker.feed(line, wall_seconds());
           ++r.lines;
           if (on_line && !on_line(line)) {

@@ -14,6 +14,7 @@ struct FollowOptions {
   double idle_timeout_s = 30;
   double max_s = 3600;
   bool wait_for_file = true;     // the file may not exist yet (job not started)
+  size_t max_line_bytes = size_t{64} << 10;  // longer lines are cut, so memory stays bounded
 };
 
 struct FollowResult {
@@ -21,6 +22,7 @@ struct FollowResult {
   std::string stop_reason;  // finished | stop_line | idle | max_time | interrupted | stalled
 };
 
+// Only a regular file is followed (never a device or FIFO). Lines are made valid UTF-8.
 // `on_line` returns false to stop (e.g. a failure line was seen). `stop_on_stall` ends following as
 // soon as the tracker flags a stall. The tracker's clock is the wall clock (seconds since epoch)
 // for lines without timestamps.

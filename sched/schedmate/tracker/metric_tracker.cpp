@@ -22,6 +22,14 @@ Json TrackerSnapshot::to_json() const {
   j["fraction"] = num_or_null(fraction);
   j["rate_per_s"] = num_or_null(rate);
   j["remaining_s"] = num_or_null(remaining_s);
+  j["scope"] = scope;
+  if (!std::isnan(quality) || !std::isnan(quality_target) || !run_status.empty()) {
+    j["quality"] = num_or_null(quality);
+    j["quality_target"] = num_or_null(quality_target);
+    j["run_status"] = run_status;
+    j["run_start_t"] = num_or_null(run_start_t);
+    j["run_stop_t"] = num_or_null(run_stop_t);
+  }
   j["stalled"] = stalled;
   j["lines"] = static_cast<int64_t>(lines);
   j["progress_lines"] = static_cast<int64_t>(progress_lines);
@@ -40,6 +48,7 @@ void MetricTracker::feed(std::string_view line, double now_s) {
   double t = lt.found ? lt.seconds : now_s;
   ProgressObs o;
   bool progress = parse_progress(body, st_, o);
+  if (!lt.found && !std::isnan(st_.line_time_s)) t = st_.line_time_s;  // MLLOG lines carry their clock
   if (!progress && learned_) {
     double done = 0, total = NAN;
     if (match_pattern(*learned_, body, done, total)) {
@@ -70,6 +79,9 @@ void MetricTracker::feed(std::string_view line, double now_s) {
   }
   if (progress) {
     if (!std::isnan(o.rate_hint)) rate_hint_ = o.rate_hint;
+    bar_fraction_ = o.bar_fraction;
+    bar_remaining_ = o.bar_remaining_s;
+    bar_is_run_ = o.bar_is_run;
     // No clock at all: the line number orders events, but rates then come only from the lines.
     pseudo_time_ = std::isnan(t);
     observe(o, pseudo_time_ ? static_cast<double>(lines_) : t);
@@ -175,6 +187,11 @@ TrackerSnapshot MetricTracker::snapshot() const {
   s.progress_lines = progress_lines_;
   s.stalled = stalled_;
   s.now_t = clock_;
+  s.quality = st_.quality;
+  s.quality_target = st_.quality_target;
+  s.run_status = st_.run_status;
+  s.run_start_t = st_.run_start_s;
+  s.run_stop_t = st_.run_stop_s;
   if (progress_lines_ == 0) return s;
   s.done = last_done_;
   s.total = total_;
@@ -183,11 +200,17 @@ TrackerSnapshot MetricTracker::snapshot() const {
   if (pseudo_time_) s.rate = rate_hint_;
   else if (last_t_ > first_t_ && last_done_ > first_done_) s.rate = (last_done_ - first_done_) / (last_t_ - first_t_);
   else if (!std::isnan(rate_hint_)) s.rate = rate_hint_;
-  if (!std::isnan(s.rate) && s.rate > 0 && !std::isnan(total_)) {
-    s.remaining_s = std::max(0.0, (total_ - last_done_) / s.rate);
-    // Time already spent since the last progress line counts against what is left.
-    if (!pseudo_time_ && !std::isnan(clock_) && clock_ > last_t_) s.remaining_s = std::max(0.0, s.remaining_s - (clock_ - last_t_));
+  if (!std::isnan(s.rate) && s.rate > 0 && !std::isnan(total_)) s.remaining_s = std::max(0.0, (total_ - last_done_) / s.rate);
+  // A progress bar that states its remaining time for the whole run is believed (tqdm smooths its
+  // rate); with the run's length unknown, the bar of the current epoch is all there is.
+  if (!std::isnan(bar_remaining_) && (bar_is_run_ || std::isnan(total_))) s.remaining_s = bar_remaining_;
+  if (std::isnan(total_) && !std::isnan(bar_fraction_)) {
+    s.fraction = bar_fraction_;
+    s.scope = "epoch";
   }
+  // Time already spent since the last progress line counts against what is left.
+  if (!std::isnan(s.remaining_s) && !pseudo_time_ && !std::isnan(clock_) && clock_ > last_t_)
+    s.remaining_s = std::max(0.0, s.remaining_s - (clock_ - last_t_));
   return s;
 }
 

@@ -47,6 +47,13 @@ struct TrackerSnapshot {
   bool epochs = false;
   double done = NAN, total = NAN, fraction = NAN;
   double rate = NAN, remaining_s = NAN;
+  // "run" when fraction and remaining time are the run's; "epoch" when the run's length is unknown
+  // and they are what the current epoch's progress bar states.
+  std::string scope = "run";
+  // MLPerf logs: the last evaluation's quality against the benchmark's target, and the run's state.
+  double quality = NAN, quality_target = NAN;
+  std::string run_status;  // "" (running or not stated), success, aborted, ...
+  double run_start_t = NAN, run_stop_t = NAN;
   double last_progress_t = NAN, now_t = NAN;
   bool stalled = false;
   size_t lines = 0, progress_lines = 0;
@@ -81,6 +88,8 @@ class MetricTracker {
   double first_t_ = NAN, first_done_ = NAN;
   double last_t_ = NAN, last_done_ = NAN, total_ = NAN, rate_hint_ = NAN;
   double elapsed_origin_ = NAN;  // tqdm elapsed clock when no absolute timestamps exist
+  double bar_fraction_ = NAN, bar_remaining_ = NAN;  // what the last progress bar stated
+  bool bar_is_run_ = false;
   std::vector<double> gaps_;     // ring of recent progress gaps
   size_t gap_pos_ = 0;
   bool stalled_ = false;

@@ -2,7 +2,9 @@
 
 #include <cstring>
 
+#include "core/util/strings.hpp"
 #include "sched/schedmate/tracker/line_time.hpp"
+#include "sched/workload/traces/mlperf.hpp"
 
 namespace mlsys::schedmate {
 
@@ -73,6 +75,8 @@ void parse_tqdm_tail(std::string_view s, size_t lb, ProgressObs& o) {
   if (parse_clock(s.substr(lb + 1, lt - lb - 1), el)) o.elapsed_s = el;
   size_t comma = s.find(',', lt);
   if (comma == std::string_view::npos || comma - lt > 14) return;
+  double rem = 0;
+  if (parse_clock(s.substr(lt + 1, comma - lt - 1), rem)) o.bar_remaining_s = rem;
   size_t p = comma + 1;
   while (p < s.size() && s[p] == ' ') ++p;
   double v = 0;
@@ -119,6 +123,7 @@ const char* to_string(LogFormat f) {
     case LogFormat::Keras: return "keras";
     case LogFormat::DeepSpeed: return "deepspeed";
     case LogFormat::Plain: return "plain";
+    case LogFormat::Mlperf: return "mlperf";
     case LogFormat::Learned: return "learned";
   }
   return "unknown";
@@ -170,8 +175,48 @@ bool first_number(std::string_view token, double& value) {
   return false;
 }
 
+namespace {
+
+// An MLLOG event: epochs for progress, eval quality, run_start/run_stop.
+bool parse_mllog(std::string_view s, ParserState& st, ProgressObs& o) {
+  auto e = workload::parse_mllog_line(s);
+  if (!e) return false;
+  st.line_time_s = e->time_s;
+  double epoch = NAN;
+  if (e->key == "submission_benchmark" && e->value.is_string()) {
+    st.benchmark = e->value.as_string();
+    if (const auto* b = workload::mlperf_benchmark(st.benchmark)) st.quality_target = b->target;
+  } else if (e->key == "run_start") {
+    if (std::isnan(st.run_start_s)) st.run_start_s = e->time_s;
+  } else if (e->key == "run_stop") {
+    st.run_stop_s = e->time_s;
+    st.run_status = to_lower(e->meta_string("status"));
+    if (st.run_status.empty()) st.run_status = "stopped";
+  } else if (e->key == "eval_accuracy") {
+    const double q = workload::mllog_quality(e->value);
+    if (!std::isnan(q)) st.quality = q;
+    epoch = e->meta_number("epoch_num");
+  } else if (e->key == "epoch_stop") {
+    epoch = e->meta_number("epoch_num");
+  } else if (e->key == "block_stop") {
+    const double first = e->meta_number("first_epoch_num"), count = e->meta_number("epoch_count");
+    if (!std::isnan(first) && !std::isnan(count)) epoch = first + count - 1;
+  }
+  if (std::isnan(epoch) || (!std::isnan(st.epochs_done) && epoch <= st.epochs_done)) return false;
+  st.epochs_done = epoch;
+  o.format = LogFormat::Mlperf;
+  o.epochs = true;
+  o.done = epoch;
+  o.total = st.total_epochs_hint;
+  return true;
+}
+
+}  // namespace
+
 bool parse_progress(std::string_view s, ParserState& st, ProgressObs& o) {
   o = ProgressObs{};
+  st.line_time_s = NAN;
+  if (s.find(":::MLL") != std::string_view::npos) return parse_mllog(s, st, o);
   // 1) "a/b" fractions with a recognisable context.
   size_t from = 0;
   for (int tries = 0; tries < 8; ++tries) {
@@ -188,6 +233,7 @@ bool parse_progress(std::string_view s, ParserState& st, ProgressObs& o) {
     const bool bracket = q + 1 < s.size() && s[q] == '[';
     if (bracket && dig(s[q + 1])) {  // tqdm bar: Lightning, HF Trainer or plain tqdm
       parse_tqdm_tail(s, q, o);
+      o.bar_fraction = a / b;
       double epoch = 0;
       if (lightning_epoch(prefix, epoch)) {
         o.format = LogFormat::Lightning;
@@ -199,6 +245,7 @@ bool parse_progress(std::string_view s, ParserState& st, ProgressObs& o) {
         o.format = st.hf_seen ? LogFormat::HfTrainer : LogFormat::Tqdm;
         o.done = a;
         o.total = b;
+        o.bar_is_run = true;
       }
       return true;
     }

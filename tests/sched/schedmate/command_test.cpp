@@ -7,6 +7,7 @@
 #include "core/util/json.hpp"
 #include "core/util/strings.hpp"
 #include "sched/schedmate/failure/failure_handler.hpp"
+#include "sched/schedmate/generator/log_generator.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;
@@ -78,7 +79,7 @@ TEST_CASE("genlogs then diagnose: every generated log gets its label") {
     CHECK(rows[i][1] == truth[file]);
     ++checked;
   }
-  CHECK(checked == 88);
+  CHECK(checked == static_cast<int>(schedmate::generated_formats().size() * schedmate::all_categories().size()));
 }
 
 TEST_CASE("track a log file, and follow one that is already complete") {
@@ -115,9 +116,14 @@ TEST_CASE("bad inputs fail with a message, not a crash") {
   CHECK(r.exit_code == 2);
   r = run_mlsys("schedmate diagnose --log " + (d / "nope.log").string() + " --out " + (d / "o4").string());
   CHECK(r.exit_code == 1);
-  r = run_mlsys("schedmate --analyzer openai --set schedmate.openai.url=https://api.example.com/v1 --out " + (d / "o5").string());
+  r = run_mlsys("schedmate --analyzer openai --set schedmate.openai.url=ftp://llm.example/v1 --out " + (d / "o5").string());
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("http://") != std::string::npos);
+  // A throughputs file given is a file used: a missing one is a config error, not a fallback.
+  r = run_mlsys("schedmate advise --jobs " + fixture("jobs.jsonl") + " --set schedmate.throughputs=" + (d / "none.csv").string() +
+                " --out " + (d / "o6").string());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("schedmate.throughputs") != std::string::npos);
 }
 
 TEST_CASE("repro configs resolve against the current config schema") {

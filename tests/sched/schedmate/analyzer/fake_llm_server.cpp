@@ -29,6 +29,19 @@ std::string chat_reply(const std::string& content) {
   return r.dump();
 }
 
+std::string ollama_reply(const std::string& content) {
+  Json msg = Json::object();
+  msg["role"] = "assistant";
+  msg["content"] = content;
+  Json r = Json::object();
+  r["model"] = "llama3.1";
+  r["created_at"] = "2024-05-01T10:00:00Z";
+  r["message"] = msg;
+  r["done_reason"] = "stop";
+  r["done"] = true;
+  return r.dump();
+}
+
 FakeLlmServer::FakeLlmServer() {
   listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
   if (listen_fd_ < 0) throw std::runtime_error("socket failed");
@@ -57,7 +70,12 @@ void FakeLlmServer::push(ScriptedReply r) {
   script_.push_back(std::move(r));
 }
 
-std::string FakeLlmServer::url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1/chat/completions"; }
+void FakeLlmServer::set_responder(std::function<ScriptedReply(const std::string&)> f) {
+  std::lock_guard<std::mutex> g(mu_);
+  responder_ = std::move(f);
+}
+
+std::string FakeLlmServer::url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
 
 std::vector<std::string> FakeLlmServer::requests() const {
   std::lock_guard<std::mutex> g(mu_);
@@ -98,7 +116,9 @@ void FakeLlmServer::serve() {
       std::lock_guard<std::mutex> g(mu_);
       size_t he = req.find("\r\n\r\n");
       requests_.push_back(he == std::string::npos ? req : req.substr(he + 4));
-      if (!script_.empty()) {
+      if (responder_) {
+        r = responder_(requests_.back());
+      } else if (!script_.empty()) {
         r = script_.front();
         script_.pop_front();
       } else {
@@ -106,7 +126,8 @@ void FakeLlmServer::serve() {
         r.body = "{\"error\":\"no scripted reply\"}";
       }
     }
-    if (r.delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(r.delay_ms));
+    // A delay ends early when the server stops (a server that never answers must not hold the test).
+    for (int waited = 0; waited < r.delay_ms && !stop_; waited += 5) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (!r.drop) {
       std::string out = "HTTP/1.1 " + std::to_string(r.status) + " X\r\nContent-Type: application/json\r\nConnection: close\r\n";
       if (r.chunked) {

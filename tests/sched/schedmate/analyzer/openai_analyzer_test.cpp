@@ -1,16 +1,22 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <functional>
 
 #include "sched/schedmate/analyzer/analyzer.hpp"
 #include "sched/schedmate/analyzer/json_schema.hpp"
+#include "sched/schedmate/failure/failure_handler.hpp"
 #include "sched/schedmate/net/http_client.hpp"
+#include "core/util/strings.hpp"
 #include "tests/common/test_util.hpp"
 #include "tests/sched/schedmate/analyzer/fake_llm_server.hpp"
 
 using namespace mlsys;
 using namespace mlsys::schedmate;
 using mlsys::schedmate::test::chat_reply;
+using mlsys::schedmate::test::ollama_reply;
 using mlsys::schedmate::test::FakeLlmServer;
 using mlsys::schedmate::test::ScriptedReply;
 
@@ -37,27 +43,41 @@ TEST_CASE("every analyzer backend is registered and constructible") {
   CHECK_THROWS_AS(analyzer_registry().create("gpt", AnalyzerOptions{}), ConfigError);
 }
 
-TEST_CASE("http client: status, body, chunked replies, timeouts, refused connections, URL checks") {
+TEST_CASE("http client (libcurl): status, body, chunked replies, timeouts, refused connections, URL checks") {
   FakeLlmServer s;
+  HttpOptions h;
+  h.timeout_s = 2.0;
   s.push({200, "{\"ok\":true}", 0, false, false});
-  auto r = http_post(s.url(), "{}", {{"X-Test", "1"}}, 2.0);
+  auto r = http_post(s.url(), "{}", {{"X-Test", "1"}}, h);
   CHECK(r.status == 200);
   CHECK(r.body == "{\"ok\":true}");
+  CHECK(s.requests().back() == "{}");
   s.push({200, "0123456789abcdef", 0, true, false});
-  CHECK(http_post(s.url(), "{}", {}, 2.0).body == "0123456789abcdef");
+  CHECK(http_post(s.url(), "{}", {}, h).body == "0123456789abcdef");
   s.push({500, "oops", 0, false, false});
-  CHECK(http_post(s.url(), "{}", {}, 2.0).status == 500);
+  CHECK(http_post(s.url(), "{}", {}, h).status == 500);
   s.push({200, "late", 800, false, false});
-  CHECK_THROWS_AS(http_post(s.url(), "{}", {}, 0.2), HttpError);
+  HttpOptions quick = h;
+  quick.timeout_s = 0.2;
+  CHECK_THROWS_AS(http_post(s.url(), "{}", {}, quick), HttpError);
   s.push({200, "", 0, false, true});
-  CHECK_THROWS_AS(http_post(s.url(), "{}", {}, 2.0), HttpError);
-  CHECK_THROWS_AS(http_post("http://127.0.0.1:1/v1", "{}", {}, 1.0), HttpError);
-  CHECK_THROWS_AS(parse_http_url("https://api.example.com/v1"), ConfigError);
-  CHECK_THROWS_AS(parse_http_url("http://host:99999/"), ConfigError);
-  auto u = parse_http_url("http://localhost:8080/v1/chat/completions");
-  CHECK(u.host == "localhost");
-  CHECK(u.port == 8080);
-  CHECK(u.path == "/v1/chat/completions");
+  CHECK_THROWS_AS(http_post(s.url(), "{}", {}, h), HttpError);
+  CHECK_THROWS_AS(http_post("http://127.0.0.1:1/v1", "{}", {}, h), HttpError);
+  // A reply larger than the cap is refused, whatever the server claims.
+  HttpOptions small = h;
+  small.max_reply_bytes = 1000;
+  s.push({200, std::string(5000, 'x'), 0, true, false});
+  CHECK_THROWS_AS(http_post(s.url(), "{}", {}, small), HttpError);
+  // https goes through TLS: a plain-HTTP server on the port is a transport error, not a reply.
+  s.push({200, "plain", 0, false, false});
+  std::string https = s.url();
+  https.replace(0, 4, "https");
+  CHECK_THROWS_AS(http_post(https, "{}", {}, h), HttpError);
+  CHECK_NOTHROW(check_http_url("https://api.example.com/v1/chat/completions"));
+  CHECK_NOTHROW(check_http_url("http://localhost:8080/v1/chat/completions"));
+  CHECK_THROWS_AS(check_http_url("ftp://host/"), ConfigError);
+  CHECK_THROWS_AS(check_http_url("http://host:99999/"), ConfigError);
+  CHECK_THROWS_AS(check_http_url("http://user:secret@host/"), ConfigError);
 }
 
 TEST_CASE("openai analyzer: a recorded reply is used, the request is schema-constrained, and cached") {
@@ -84,24 +104,133 @@ TEST_CASE("openai analyzer: a recorded reply is used, the request is schema-cons
 }
 
 TEST_CASE("openai analyzer: malformed, schema-violating, slow and failing replies fall back to embedded") {
+  // One analyzer per reply: three failed questions in a row open the circuit breaker.
+  auto one = [](const ScriptedReply& reply) {
+    FakeLlmServer s;
+    auto a = analyzer_registry().create("openai", options(s, 0.3, 0));
+    s.push(reply);
+    JobFacts f = a->extract(kJob, "j");
+    return std::make_pair(f, a->stats());
+  };
+  for (const auto& reply : {ScriptedReply{200, "this is not json", 0, false, false},
+                            ScriptedReply{200, chat_reply("{\"framework\": \"pytorch\""), 0, false, false},
+                            ScriptedReply{200, chat_reply("{\"framework\": 3}"), 0, false, false},
+                            ScriptedReply{200, "{\"choices\":" + std::string(200, '[') + std::string(200, ']') + "}", 0, false, false}}) {
+    auto [f, st] = one(reply);
+    CHECK(f.source == "embedded");
+    CHECK(st.invalid == 1);
+    CHECK(st.fallbacks == 1);
+    CHECK(f.batch_size == 32);  // the embedded answer is still a full answer
+  }
+  for (const auto& reply : {ScriptedReply{200, chat_reply(kFacts), 1000, false, false}, ScriptedReply{500, "{}", 0, false, false},
+                            ScriptedReply{200, "", 0, false, true}}) {
+    auto [f, st] = one(reply);
+    CHECK(f.source == "embedded");
+    CHECK(st.errors == 1);
+    CHECK(st.fallbacks == 1);
+  }
+}
+
+TEST_CASE("openai analyzer: a server that keeps failing is given up, the run's call and time budgets hold") {
   FakeLlmServer s;
-  auto a = analyzer_registry().create("openai", options(s, 0.3, 0));
-  s.push({200, "this is not json", 0, false, false});
-  CHECK(a->extract(kJob, "j1").source == "embedded");
-  s.push({200, chat_reply("{\"framework\": \"pytorch\""), 0, false, false});  // content is malformed JSON
-  CHECK(a->extract(kJob, "j2").source == "embedded");
-  s.push({200, chat_reply("{\"framework\": 3}"), 0, false, false});  // breaks the schema
-  CHECK(a->extract(kJob, "j3").source == "embedded");
-  s.push({200, chat_reply(kFacts), 1000, false, false});  // too slow
-  CHECK(a->extract(kJob, "j4").source == "embedded");
-  s.push({500, "{}", 0, false, false});
-  CHECK(a->extract(kJob, "j5").source == "embedded");
-  AnalyzerStats st = a->stats();
-  CHECK(st.fallbacks == 5);
-  CHECK(st.invalid == 3);
-  CHECK(st.errors == 2);
-  // The embedded answer is still a full answer.
-  CHECK(a->extract(kJob, "j6").batch_size == 32);
+  s.set_responder([](const std::string&) { return ScriptedReply{500, "{\"error\":\"boom\"}", 0, false, false}; });
+  auto a = analyzer_registry().create("openai", options(s, 1.0, 2));
+  for (int i = 0; i < 20; ++i) CHECK(a->extract(kJob, "job" + std::to_string(i)).source == "embedded");
+  // 3 questions x 3 attempts, then the breaker: 17 questions never asked.
+  CHECK(s.request_count() == 9);
+  CHECK(a->stats().fallbacks == 20);
+  CHECK(a->stats().over_budget == 17);
+
+  FakeLlmServer silent;  // accepts and never answers
+  silent.set_responder([](const std::string&) { return ScriptedReply{200, "", 60000, false, false}; });
+  auto o = options(silent, 30.0, 5);
+  o.max_total_s = 0.5;
+  auto b = analyzer_registry().create("openai", o);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 10; ++i) CHECK(b->extract(kJob, "job" + std::to_string(i)).source == "embedded");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(took < 2.0);  // the run's time budget, not 10 x 6 x 30 s
+  CHECK(b->stats().over_budget >= 9);
+
+  FakeLlmServer good;
+  good.set_responder([](const std::string&) { return ScriptedReply{200, chat_reply(kFacts), 0, false, false}; });
+  auto oc = options(good);
+  oc.max_calls = 2;
+  auto c = analyzer_registry().create("openai", oc);
+  for (int i = 0; i < 5; ++i) c->extract(kJob, "job" + std::to_string(i));
+  CHECK(good.request_count() == 2);
+  CHECK(c->stats().over_budget == 3);
+}
+
+TEST_CASE("openai analyzer: llama.cpp server, vLLM and Ollama reply shapes, and a server that rejects response_format") {
+  // llama.cpp's server and vLLM answer in OpenAI's shape (with their own extra fields); Ollama's
+  // OpenAI-compatible endpoint does too, and its own /api/chat has a top-level message.
+  auto llama = [](const std::string&) {
+    Json r = Json::parse(chat_reply(kFacts));
+    r["timings"] = Json::parse("{\"prompt_n\": 12, \"predicted_n\": 40}");
+    return ScriptedReply{200, r.dump(), 0, false, false};
+  };
+  auto vllm = [](const std::string&) {
+    Json r = Json::parse(chat_reply(std::string("```json\n") + kFacts + "\n```"));
+    r["prompt_logprobs"] = nullptr;
+    return ScriptedReply{200, r.dump(), 0, false, false};
+  };
+  auto ollama = [](const std::string&) { return ScriptedReply{200, ollama_reply(kFacts), 0, false, false}; };
+  struct Shape {
+    std::string name, path;
+    std::function<ScriptedReply(const std::string&)> responder;
+  };
+  const std::vector<Shape> shapes = {{"llama.cpp", "/v1/chat/completions", llama},
+                                     {"vllm", "/v1/chat/completions", vllm},
+                                     {"ollama", "/api/chat", ollama}};
+  for (const auto& shape : shapes) {
+    CAPTURE(shape.name);
+    FakeLlmServer s;
+    s.set_responder(shape.responder);
+    auto o = options(s);
+    o.url = s.url(shape.path);
+    auto a = analyzer_registry().create("openai", o);
+    JobFacts f = a->extract(kJob, "j");
+    CHECK(f.source == "openai");
+    CHECK(f.model == "transformer");
+  }
+  // A server without structured output (400 naming response_format, as llama.cpp and vLLM word
+  // it): asked once more with the schema in the prompt, and without response_format from then on.
+  FakeLlmServer strict;
+  strict.set_responder([](const std::string& body) {
+    if (body.find("response_format") != std::string::npos)
+      return ScriptedReply{400, R"({"object":"error","message":"response_format is not supported","type":"BadRequestError","code":400})", 0, false, false};
+    return ScriptedReply{200, chat_reply(kFacts), 0, false, false};
+  });
+  auto a = analyzer_registry().create("openai", options(strict));
+  CHECK(a->extract(kJob, "j1").source == "openai");
+  CHECK(a->extract(kJob, "j2").source == "openai");
+  CHECK(a->stats().format_downgrades == 1);
+  CHECK(strict.request_count() == 3);
+  const auto reqs = strict.requests();
+  CHECK(reqs[1].find("response_format") == std::string::npos);
+  CHECK(reqs[1].find("JSON Schema") != std::string::npos);
+}
+
+TEST_CASE("openai analyzer: the audit log holds requests and replies with the API key redacted") {
+  FakeLlmServer s;
+  s.set_responder([](const std::string&) { return ScriptedReply{200, chat_reply(kFacts), 0, false, false}; });
+  mlsys::test::TempDir dir("llmaudit");
+  ::setenv("MLSYS_TEST_LLM_KEY", "sk-secret-123", 1);
+  auto o = options(s);
+  o.api_key_env = "MLSYS_TEST_LLM_KEY";
+  o.audit_path = (dir / "audit.jsonl").string();
+  auto a = analyzer_registry().create("openai", o);
+  JobText leaky = kJob;
+  leaky.command += " --token sk-secret-123";
+  CHECK(a->extract(leaky, "j").source == "openai");
+  const std::string audit = mlsys::test::read_text(dir / "audit.jsonl");
+  CHECK(audit.find("sk-secret-123") == std::string::npos);
+  CHECK(audit.find("<redacted>") != std::string::npos);
+  Json rec = Json::parse(split_lines(audit)[0]);
+  CHECK(rec.find("status")->as_int() == 200);
+  CHECK(rec.find("request")->as_string().find("python main.py") != std::string::npos);
+  ::unsetenv("MLSYS_TEST_LLM_KEY");
 }
 
 TEST_CASE("openai analyzer: retries recover, and the per-job call budget holds") {
@@ -116,7 +245,7 @@ TEST_CASE("openai analyzer: retries recover, and the per-job call budget holds")
   CHECK(f.source == "openai");
   CHECK(s.request_count() == 3);
   // Budget: one logical call per job; a second question for the same job stays local.
-  Diagnosis d = a->diagnose({"torch.cuda.OutOfMemoryError: CUDA out of memory"}, false, "job");
+  Diagnosis d = a->diagnose({"torch.cuda.OutOfMemoryError: CUDA out of memory"}, {}, "job");
   CHECK(d.source == "embedded");
   CHECK(d.category == FailureCategory::GpuOom);
   CHECK(s.request_count() == 3);
@@ -127,16 +256,16 @@ TEST_CASE("openai analyzer: diagnosis and pattern replies are validated, actions
   auto a = analyzer_registry().create("openai", options(s));
   std::vector<std::string> log = {"step 1/10", "ModuleNotFoundError: No module named 'apex'"};
   s.push({200, chat_reply(R"({"category":"user/script_error","evidence_line":2})"), 0, false, false});
-  Diagnosis d = a->diagnose(log, false, "j");
+  Diagnosis d = a->diagnose(log, {}, "j");
   CHECK(d.source == "openai");
   CHECK(d.category == FailureCategory::ScriptError);
   CHECK(d.action == FailureAction::DoNotRetry);
   CHECK(d.evidence == log[1]);
   // An unknown category or an evidence line past the end is rejected.
   s.push({200, chat_reply(R"({"category":"user/cosmic_rays","evidence_line":2})"), 0, false, false});
-  CHECK(a->diagnose(log, false, "k").source == "embedded");
+  CHECK(a->diagnose(log, {}, "k").source == "embedded");
   s.push({200, chat_reply(R"({"category":"user/script_error","evidence_line":99})"), 0, false, false});
-  CHECK(a->diagnose(log, false, "l").source == "embedded");
+  CHECK(a->diagnose(log, {}, "l").source == "embedded");
 
   std::vector<std::string> sample;
   for (int i = 1; i <= 12; ++i) sample.push_back("[w0] chunk " + std::to_string(i) + " of 50 done");

@@ -82,11 +82,40 @@ TEST_CASE("clean, empty and garbage logs") {
   CHECK(diagnose_lines({}).category == FailureCategory::None);
   CHECK(diagnose_text("epoch 1/3\nepoch 2/3\nepoch 3/3\n").category == FailureCategory::None);
   CHECK(diagnose_text("\x01\x02\xff\n\n\n").category == FailureCategory::None);
-  CHECK(diagnose_text("Segmentation fault (core dumped)\n").category == FailureCategory::Unknown);
-  // A stalled log without any message is unknown (not none), and is never retried blindly.
-  Diagnosis s = diagnose_lines({"step 1/9", "step 2/9"}, true);
-  CHECK(s.category == FailureCategory::Unknown);
-  CHECK(s.action == FailureAction::DoNotRetry);
+  // An unexplained crash before any progress is unknown and never retried blindly.
+  Diagnosis u = diagnose_text("Segmentation fault (core dumped)\n");
+  CHECK(u.category == FailureCategory::Unknown);
+  CHECK(u.action == FailureAction::DoNotRetry);
+}
+
+TEST_CASE("run failures: crash after progress, hang, not converged -> resubmit from the last checkpoint") {
+  // A truncated traceback after progress: the run had got going, so resubmit it.
+  RunEvidence progressed{true, false};
+  Diagnosis c = diagnose_lines({"step 1/9", "step 2/9", "Traceback (most recent call last):", "  File \"t.py\", line 3"},
+                               progressed);
+  CHECK(c.category == FailureCategory::CrashAfterProgress);
+  CHECK(c.evidence_line == 3);
+  CHECK(c.action == FailureAction::Resubmit);
+  // Progress stopped without a word: a hang.
+  Diagnosis h = diagnose_lines({"step 1/9", "step 2/9"}, RunEvidence{true, true});
+  CHECK(h.category == FailureCategory::Hang);
+  CHECK(h.action == FailureAction::Resubmit);
+  // A named cause still wins over the run-level categories.
+  CHECK(diagnose_lines({"step 1/9", "RuntimeError: CUDA out of memory"}, RunEvidence{true, true}).category ==
+        FailureCategory::GpuOom);
+  CHECK(diagnose_lines({"step 4/9", "Loss is NaN at step 400, stopping training"}, progressed).category ==
+        FailureCategory::NotConverged);
+  // MLPerf: an aborted run_stop is a run that did not reach its target; a successful one is a success.
+  const std::string stop = ":::MLLOG {\"time_ms\": 1, \"key\": \"run_stop\", \"value\": null, \"metadata\": {\"status\": ";
+  Diagnosis m = diagnose_lines({"epoch 1", stop + "\"aborted\"}}"}, progressed);
+  CHECK(m.category == FailureCategory::NotConverged);
+  CHECK(m.evidence_line == 2);
+  CHECK(diagnose_lines({"warning: FileNotFoundError: optional cache missing", stop + "\"success\"}}"}).category ==
+        FailureCategory::None);
+  for (auto cat : {FailureCategory::CrashAfterProgress, FailureCategory::Hang, FailureCategory::NotConverged}) {
+    CHECK(is_run_failure(cat));
+    CHECK_FALSE(is_user_error(cat));
+  }
 }
 
 TEST_CASE("generated failures: macro-F1 >= 0.95 and zero retries for user errors") {

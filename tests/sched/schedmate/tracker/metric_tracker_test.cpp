@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -9,6 +10,7 @@
 #include "sched/schedmate/generator/log_generator.hpp"
 #include "sched/schedmate/tracker/follow.hpp"
 #include "sched/schedmate/tracker/metric_tracker.hpp"
+#include "core/util/strings.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;
@@ -78,7 +80,7 @@ TEST_CASE("no stall is flagged on a healthy run, and corpus-wide stall detection
   TrackerOptions o;
   o.keep_series = false;
   TrackerReport r = evaluate_tracker(corpus, o);
-  CHECK(r.stalls_expected == static_cast<int>(generated_formats().size()));
+  CHECK(r.stalls_expected == 2 * static_cast<int>(generated_formats().size()));  // NCCL timeouts and hangs
   CHECK(r.stalls_flagged == r.stalls_expected);
   CHECK(r.max_stall_delay_gaps <= 3.0);
   for (const auto& c : corpus) {
@@ -144,4 +146,94 @@ TEST_CASE("follow a growing file until it ends, with a bounded poll") {
   auto res3 = follow_file(path, tr3, fo, [](const std::string& l) { return l.find(" 50/400") == std::string::npos; });
   CHECK(res3.stop_reason == "stop_line");
   CHECK(tr3.snapshot().done == 50);
+}
+
+TEST_CASE("a tqdm bar's own n/total and remaining time are what the tracker reports") {
+  MetricTracker tr;
+  tr.feed("  1%|          | 10/1752 [00:29<1:22:01,  2.83s/it]");
+  auto s = tr.snapshot();
+  CHECK(s.fraction == doctest::Approx(10.0 / 1752));
+  CHECK(s.remaining_s == doctest::Approx(4921));
+  CHECK(s.scope == "run");
+  tr.feed(" 50%|#####     | 876/1752 [40:00<20:00,  2.74s/it]");  // the bar's smoothed rate, not ours
+  s = tr.snapshot();
+  CHECK(s.fraction == doctest::Approx(0.5));
+  CHECK(s.remaining_s == doctest::Approx(1200));
+}
+
+TEST_CASE("Lightning without a known epoch count: the current epoch's bar") {
+  MetricTracker tr;
+  tr.feed("Epoch 0:  19%|#9        | 1610/8573 [11:25:45<50:22:32, 26.05s/it, loss=0.5, v_num=1]");
+  auto s = tr.snapshot();
+  CHECK(s.scope == "epoch");
+  CHECK(s.fraction == doctest::Approx(1610.0 / 8573));
+  CHECK(s.remaining_s == doctest::Approx(50 * 3600 + 22 * 60 + 32));
+  // With max_epochs known, the run's own fraction and remaining time.
+  MetricTracker known;
+  known.feed("Trainer(max_epochs=4)");
+  known.feed("2024-05-01 10:00:00 Epoch 0:  50%|#####     | 50/100 [00:50<00:50,  1.00it/s]");
+  known.feed("2024-05-01 10:01:40 Epoch 1:  50%|#####     | 50/100 [00:50<00:50,  1.00it/s]");
+  s = known.snapshot();
+  CHECK(s.scope == "run");
+  CHECK(s.fraction == doctest::Approx(1.5 / 4));
+  CHECK(s.remaining_s == doctest::Approx(250));
+}
+
+TEST_CASE("MLPerf MLLOG lines: epochs, quality against the target, run state") {
+  MetricTracker tr;
+  auto ev = [](double t_ms, const std::string& key, const std::string& value, const std::string& meta) {
+    return ":::MLLOG {\"namespace\": \"\", \"time_ms\": " + std::to_string(static_cast<long long>(t_ms)) +
+           ", \"key\": \"" + key + "\", \"value\": " + value + ", \"metadata\": {" + meta + "}}";
+  };
+  tr.feed(ev(1000000, "submission_benchmark", "\"resnet\"", ""));
+  tr.feed(ev(1000000, "run_start", "null", ""));
+  for (int e = 1; e <= 4; ++e) {
+    tr.feed(ev(1000000 + e * 60000.0, "epoch_stop", "null", "\"epoch_num\": " + std::to_string(e)));
+    tr.feed("some framework output in between");
+  }
+  tr.feed(ev(1000000 + 4 * 60000.0 + 5000, "eval_accuracy", "0.7412", "\"epoch_num\": 4"));
+  auto s = tr.snapshot();
+  CHECK(s.format == LogFormat::Mlperf);
+  CHECK(s.done == 4);
+  CHECK(s.rate == doctest::Approx(1.0 / 60));
+  CHECK(s.quality == doctest::Approx(0.7412));
+  CHECK(s.quality_target == doctest::Approx(0.759));
+  CHECK(s.run_status.empty());
+  CHECK(s.run_start_t == doctest::Approx(1000));
+  tr.feed(ev(1000000 + 4 * 60000.0 + 6000, "run_stop", "null", "\"status\": \"aborted\""));
+  s = tr.snapshot();
+  CHECK(s.run_status == "aborted");
+  CHECK(s.run_stop_t == doctest::Approx(1246));
+}
+
+TEST_CASE("shared: every tqdm line of the labelled logs: fraction and remaining time as the line states") {
+  MLSYS_REQUIRE_SHARED_DATA(data);
+  int checked = 0;
+  for (const auto& e : std::filesystem::directory_iterator(data / "jobs/logs")) {
+    if (e.path().extension() != ".log") continue;
+    MetricTracker tr;
+    std::ifstream in(e.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      tr.feed(line);
+      // An independent reading of "n/total [elapsed<remaining," on the line.
+      const size_t lb = line.find(" [");
+      const size_t lt = line.find('<', lb == std::string::npos ? 0 : lb);
+      const size_t comma = line.find(',', lt == std::string::npos ? 0 : lt);
+      if (lb == std::string::npos || lt == std::string::npos || comma == std::string::npos) continue;
+      size_t sl = line.rfind('/', lb);
+      if (sl == std::string::npos) continue;
+      size_t a0 = line.rfind(' ', sl);
+      const double n = std::stod(line.substr(a0 + 1, sl - a0 - 1)), total = std::stod(line.substr(sl + 1, lb - sl - 1));
+      std::string rem = line.substr(lt + 1, comma - lt - 1);
+      double secs = 0;
+      for (const auto& part : split(rem, ':')) secs = secs * 60 + std::stod(part);
+      auto s = tr.snapshot();
+      INFO(e.path().filename().string() << ": " << line);
+      CHECK(std::abs(s.fraction - n / total) <= 0.01 * (n / total));
+      CHECK(std::abs(s.remaining_s - secs) <= 0.10 * secs);
+      ++checked;
+    }
+  }
+  CHECK(checked >= 5);
 }

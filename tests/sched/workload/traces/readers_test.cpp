@@ -315,7 +315,9 @@ TEST_CASE("every registered reader is detected on its fixture and reads it") {
       {"pai2020", {"pai_job_table.csv", 3}},       {"openb", {"openb_pod_list.csv", 5}},
       {"gavel", {"vcA.trace", 5}},                 {"gavel_physical", {"physical.trace", 2}},
       {"tiresias", {"tiresias_jobs.csv", 3}},      {"native", {"native.csv", 4}},
-      {"slurm", {"slurm_sacct.txt", 5}}};
+      {"slurm", {"slurm_sacct.txt", 5}},
+      {"mlperf", {"mlperf_runs.csv", 4}},
+      {"mlperf_log", {"mlperf_logs/v0.7/NVIDIA/results/dgx1_ngc20.06_pytorch/bert/result_9.txt", 1}}};
   for (const auto* e : trace_reader_registry().entries()) {
     CAPTURE(e->name);
     CHECK(!e->description.empty());

@@ -1,0 +1,33 @@
+#pragma once
+// Duration-prediction accuracy under the online protocol: SchedMate beside the Helios-style
+// estimator, the GBDT estimator (Helios QSSF style) and the same job's previous run, reported per
+// group (VC, or the id's first component: the MLPerf round), and the unseen-model protocol (one job
+// type at a time left out of every history, its jobs predicted).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/runtime/table.hpp"
+#include "sched/schedmate/advisor/advisor.hpp"
+
+namespace mlsys::schedmate {
+
+// The estimators in report order; `predictions(result, name)` gives one's per-job values.
+const std::vector<std::string>& duration_estimators();  // schedmate, helios, gbdt, previous
+std::vector<double> predictions(const OnlineResult& r, const std::string& estimator);
+
+// "vc": the job's VC ("all" when empty); "id_prefix": the id up to its first '/'.
+std::function<std::string(const AdvisedJob&)> group_of(const std::string& group_by);
+// A job type: its name without a parenthesized suffix ("ResNet-18 (batch size 32)" -> "ResNet-18").
+std::string job_type(const AdvisedJob& j);
+
+// Rows: each group, then ALL. Columns: group, jobs, then <estimator>_within_10pct,
+// <estimator>_within_50pct, <estimator>_median_ape for the estimators present in `r`.
+Table accuracy_table(const std::vector<AdvisedJob>& jobs, const OnlineResult& r,
+                     const std::function<std::string(const AdvisedJob&)>& group);
+
+// Unseen-model protocol: for each job type, the online protocol (per VC) with that type's jobs in
+// no history; rows per type (its jobs only) and ALL.
+Table unseen_type_table(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt, const OnlineOptions& online);
+
+}  // namespace mlsys::schedmate

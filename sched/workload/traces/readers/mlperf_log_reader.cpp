@@ -1,0 +1,134 @@
+// One raw MLPerf Training result log (`<org>/results/<system>/[<benchmark>/]result_<k>.txt`, lines
+// `:::MLLOG {json}`) as one job: benchmark from `submission_benchmark`, submitter from
+// `submission_org`, system and accelerators from the path (else `submission_platform`), submit time
+// = the first `run_start`, duration = last `run_stop` - first `run_start`, state from run_stop's
+// status. The round is the path's `v<major>.<minor>` folder when it has one. Ids and names follow
+// the runs.csv reader (mlperf_reader.cpp), so a log and its row are the same job. A log without
+// run_start/run_stop, or whose clock is not epoch milliseconds, is skipped and counted.
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+
+#include "core/util/line_reader.hpp"
+#include "core/util/strings.hpp"
+#include "sched/workload/traces/mlperf.hpp"
+#include "sched/workload/traces/trace_reader.hpp"
+
+namespace mlsys::workload {
+namespace {
+
+bool is_result_name(std::string_view name) {
+  if (!starts_with(name, "result_") || name.size() < 12 || name.substr(name.size() - 4) != ".txt") return false;
+  for (char c : name.substr(7, name.size() - 11))
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+bool is_round(std::string_view s) {
+  return s.size() >= 4 && s[0] == 'v' && std::isdigit(static_cast<unsigned char>(s[1])) && s.find('.') != std::string_view::npos;
+}
+
+// "1xNVIDIA DGX A100", "tpu-v3-32", "gpu-v100-8".
+Accelerators accelerators_from_platform(std::string_view platform) {
+  std::string s;
+  for (char c : to_lower(platform))
+    if (c != ' ' && c != '-' && c != '_') s += c;
+  int nodes = 1;
+  size_t x = s.find('x');
+  if (x != std::string::npos && x > 0 && x < 6) {
+    bool digits = true;
+    for (size_t i = 0; i < x; ++i) digits = digits && std::isdigit(static_cast<unsigned char>(s[i]));
+    if (digits) nodes = std::atoi(s.substr(0, x).c_str());
+  }
+  Accelerators a;
+  if (s.find("dgxa100") != std::string::npos) a = {"a100", 8 * nodes};
+  else if (s.find("dgx2") != std::string::npos) a = {"v100", 16 * nodes};
+  else if (s.find("dgx1") != std::string::npos) a = {"v100", 8 * nodes};
+  else a = accelerators_from_system(platform);
+  return a;
+}
+
+class MlperfLogReader final : public TraceReader {
+ public:
+  int detect(std::string_view name, std::string_view first) const override {
+    if (first.find(":::MLLOG") != std::string_view::npos || first.find(":::MLL ") != std::string_view::npos) return 10;
+    return is_result_name(name) ? 4 : 0;
+  }
+
+  void read(ReadContext& ctx) override {
+    namespace fs = std::filesystem;
+    ctx.row();
+    MlperfRun r;
+    std::string platform, status;
+    double start = NAN, stop = NAN;
+    int64_t start_line = 0;
+    LineReader in(ctx.file());
+    std::string_view line;
+    while (in.next(line)) {
+      auto e = parse_mllog_line(line);
+      if (!e) continue;
+      auto str = [&]() { return e->value.is_string() ? e->value.as_string() : std::string(); };
+      if (e->key == "submission_benchmark") r.benchmark = str();
+      else if (e->key == "submission_org") r.org = str();
+      else if (e->key == "submission_platform") platform = str();
+      else if (e->key == "run_start" && std::isnan(start)) start = e->time_s, start_line = in.line_number();
+      else if (e->key == "run_stop") stop = e->time_s, status = to_lower(e->meta_string("status"));
+    }
+    // <org>/results/<system>/<benchmark>/result_<k>.txt
+    const fs::path p(ctx.file());
+    std::vector<std::string> parts;
+    for (const auto& part : p) parts.push_back(part.string());
+    const std::string stem = p.stem().string();
+    std::string run_index = starts_with(stem, "result_") ? stem.substr(7) : stem;
+    const size_t n = parts.size();
+    // The submitter's folder names the org as runs.csv does (the log may spell it otherwise).
+    if (n >= 5 && parts[n - 4] == "results") {
+      r.system = parts[n - 3];
+      r.org = parts[n - 5];
+      if (r.benchmark.empty()) r.benchmark = parts[n - 2];
+    } else if (n >= 4 && parts[n - 3] == "results") {  // <org>/results/<system>/result_<k>.txt
+      r.system = parts[n - 2];
+      r.org = parts[n - 4];
+    }
+    for (const auto& part : parts)
+      if (is_round(part)) r.round = part;
+    if (r.system.empty()) r.system = platform;
+    if (std::isnan(start) || std::isnan(stop)) {
+      ctx.skip_row("log without run_start and run_stop");
+      return;
+    }
+    if (start * 1000 < kMinEpochMs) {
+      ctx.skip_row("start time not in epoch milliseconds");
+      return;
+    }
+    if (r.benchmark.empty() || r.system.empty()) {
+      ctx.bad_row(start_line, 0, "submission_benchmark", r.benchmark, "no benchmark or system in the log or its path");
+      return;
+    }
+    Accelerators a = accelerators_from_system(r.system);
+    if (a.kind.empty() && a.count == 0 && !platform.empty()) a = accelerators_from_platform(platform);
+    r.kind = a.kind;
+    r.accelerators = a.count;
+    JobSpec j;
+    const double whole = std::floor(start);
+    j.submit_time = ctx.relative_time(static_cast<int64_t>(whole)) + (start - whole);
+    j.duration = std::max(0.0, stop - start);
+    j.id = (r.round.empty() ? std::string() : r.round + "/") + r.org + "/" + r.system + "/" + r.benchmark + "/" + run_index;
+    j.user = r.org;
+    j.name = mlperf_job_name(r);
+    j.num_gpus = r.accelerators;
+    j.gpu_type = r.kind;
+    j.command = mlperf_command(r);
+    j.state = status == "success" ? JobState::Completed
+              : status.empty()    ? JobState::Unknown
+                                  : JobState::Failed;
+    ctx.emit(std::move(j));
+  }
+};
+
+const bool registered = trace_reader_registry().add(
+    "mlperf_log", "MLPerf Training result log (result_<k>.txt, :::MLLOG lines); one job per file",
+    [] { return std::make_unique<MlperfLogReader>(); });
+
+}  // namespace
+}  // namespace mlsys::workload

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Reproduces SchedMate on the MLPerf Training runs: duration accuracy per round (v0.7 held out)
+# beside Helios-style, GBDT and previous-run; diagnosis of the MLPerf result logs and the labelled
+# real logs; then advise -> hints -> simulate compare (SJF/QSSF x Helios-style/GBDT/SchedMate/oracle
+# x load 1/4/16). Needs ../shared/data (or MLSYS_DATA_DIR).
+# Usage: scripts/repro/schedmate_mlperf.sh [path/to/mlsys] [output folder]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+MLSYS=${1:-build/bin/mlsys}
+OUT=${2:-results/schedmate/mlperf}
+DATA=${MLSYS_DATA_DIR:-../shared/data}
+RUNS=$DATA/jobs/mlperf/runs.csv
+[ -f "$RUNS" ] || { echo "MLPerf runs not found at $RUNS (set MLSYS_DATA_DIR)" >&2; exit 1; }
+echo "== 1. duration accuracy (online), MLPerf logs and labelled logs"
+"$MLSYS" schedmate evaluate configs/repro/schedmate/mlperf_evaluate.yaml --set "schedmate.jobs=$RUNS" \
+  --set "schedmate.evaluate.mlperf_logs=$DATA/jobs/mlperf/logs" --set "schedmate.evaluate.mlperf_runs=$RUNS" \
+  --set "schedmate.evaluate.labelled_logs=$DATA/jobs/logs" --out "$OUT/evaluate" --overwrite
+echo "== 2. SchedMate advice -> hints.csv"
+"$MLSYS" schedmate advise configs/repro/schedmate/mlperf_advise.yaml --set "schedmate.jobs=$RUNS" \
+  --out "$OUT/advise" --overwrite
+echo "== 3. scheduling: Helios-style vs GBDT vs SchedMate vs oracle estimates"
+"$MLSYS" simulate compare configs/repro/schedmate/mlperf_scheduling.yaml --set "trace.path=$RUNS" \
+  --set "sim.hints_file=$OUT/advise/hints.csv" --out "$OUT/simulate" --overwrite
+echo "== avg JCT: Helios-style / SchedMate (target >= 1.5) and SchedMate / oracle (target <= 1.15)"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+  { key = $col["policy"] " load=" $col["load"]; jct[key, $col["estimator"]] = $col["avg_jct_s"]; keys[key] = 1 }
+  END { printf "%-14s %10s %10s %12s %10s %10s %10s\n", "policy", "helios_s", "gbdt_s", "schedmate_s", "oracle_s", "helios/sm", "sm/oracle";
+        for (k in keys) printf "%-14s %10.0f %10.0f %12.0f %10.0f %10.2f %10.3f\n", k, jct[k, "helios"], jct[k, "gbdt"],
+          jct[k, "hints"], jct[k, "oracle"], jct[k, "helios"] / jct[k, "hints"], jct[k, "hints"] / jct[k, "oracle"] | "sort" }' \
+  "$OUT/simulate/compare.csv"
