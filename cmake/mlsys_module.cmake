@@ -1,7 +1,8 @@
 # mlsys_add_module(<name> [DIR <folder>] [EXCLUDE <subfolder>...] DEPS <targets...>)
 # Builds lib mlsys_<name> (shared, so self-registering components are always linked in) from every
-# source under the current folder. Folders named cuda/, nccl/ or mpi/ are compiled only when that
-# backend is enabled, so the CPU path always builds.
+# source under the current folder. Folders named cuda/ or nccl/ (and .cu files) are never part of a
+# module: they build into the backend plugins loaded at run time (cmake/mlsys_plugin.cmake), so no
+# module links a CUDA or NCCL library. Folders named mpi/ are compiled only when MPI is enabled.
 function(mlsys_add_module name)
   cmake_parse_arguments(M "" "DIR" "DEPS;EXCLUDE" ${ARGN})
   if(NOT M_DIR)
@@ -21,12 +22,7 @@ function(mlsys_add_module name)
     if(skip)
       continue()
     endif()
-    if(rel MATCHES "/cuda/" OR f MATCHES "\\.cu$")
-      if(NOT MLSYS_HAVE_CUDA)
-        continue()
-      endif()
-    endif()
-    if(rel MATCHES "/nccl/" AND NOT MLSYS_HAVE_NCCL)
+    if(rel MATCHES "/(cuda|nccl)/" OR f MATCHES "\\.cu$")
       continue()
     endif()
     if(rel MATCHES "/mpi/" AND NOT MLSYS_HAVE_MPI)

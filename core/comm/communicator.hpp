@@ -1,7 +1,8 @@
 #pragma once
 // Communicator: the one interface every backend (inproc threads, MPI, NCCL) implements. Buffers are
-// raw typed memory (pointer + byte or element count); memory() says whether this backend wants
-// host or CUDA device pointers (only nccl wants device memory).
+// raw typed memory (pointer + byte or element count); accepts(device) says whether this backend
+// takes pointers to that device's memory (inproc and mpi: host; nccl: its GPU). Callers and the
+// quantized collectives stage through host memory exactly when it does not (tensor_ops.hpp).
 //
 // Semantics follow MPI: every rank calls the same collectives in the same order. Each blocking
 // call has an asynchronous twin (i<name>) returning a Request; the buffers must stay alive and
@@ -25,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/tensor/device.hpp"
 #include "core/tensor/dtype.hpp"
 
 namespace mlsys::comm {
@@ -91,6 +93,9 @@ class Communicator {
   virtual int size() const = 0;
   virtual std::string backend() const = 0;  // "inproc" | "mpi" | "nccl"
   virtual Memory memory() const { return Memory::host; }
+  // The capability that decides host staging: whether the operations take pointers to memory of
+  // device `d` (default: from memory(), host or CUDA device memory).
+  virtual bool accepts(const Device& d) const { return memory() == Memory::cuda ? d.is_cuda() : d.is_cpu(); }
   double timeout_s() const { return timeout_s_; }
 
   // ---- blocking operations (byte / element counts; see the typed helpers below) ----

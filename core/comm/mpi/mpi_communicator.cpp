@@ -249,6 +249,14 @@ std::unique_ptr<Communicator> create_mpi_communicator(const CommOptions& options
   return std::make_unique<MpiCommunicator>(options);
 }
 
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  std::string v(text, size_t(len));
+  return v.substr(0, v.find_first_of(",\n"));
+}
+
 bool mpi_is_initialized() {
   int init = 0;
   MPI_Initialized(&init);

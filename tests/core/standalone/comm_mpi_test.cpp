@@ -4,13 +4,11 @@
 
 #include <cstdio>
 #include <cstdlib>
-#ifdef MLSYS_WITH_NCCL
-#include <cuda_runtime_api.h>
-#endif
 
 #include "core/comm/comm_error.hpp"
 #include "core/comm/factory.hpp"
 #include "core/comm/quantized.hpp"
+#include "tests/common/skip.hpp"
 #include "tests/core/comm/collective_cases.hpp"
 
 using namespace mlsys;
@@ -54,29 +52,27 @@ TEST_CASE("comm/mpi: quantized all-to-all reports wire bytes in the counters") {
   CHECK(vol.ratio() > 25.0);
 }
 
-TEST_CASE("comm/nccl: every collective case, one GPU per rank (skipped without enough GPUs)") {
-#ifndef MLSYS_WITH_NCCL
-  MESSAGE("SKIPPED: built without NCCL (configure with -DMLSYS_WITH_CUDA=ON)");
-#else
-  int gpus = 0;
-  if (cudaGetDeviceCount(&gpus) != cudaSuccess) gpus = 0;
+// Run alone by ctest (core/comm/nccl_mpi_np2): the cases across ranks on the nccl backend, one GPU
+// per rank. NCCL refuses two ranks on one GPU, so with fewer GPUs than ranks this is skipped.
+TEST_CASE("comm/nccl: every collective case, one GPU per rank [cuda]") {
+  auto b = comm::backend_registry().create("nccl");
+  BackendStatus s = b->status();
+  const int gpus = s.available ? cuda_device_count() : 0;
   auto& w = world();
   // Every rank must take the same decision, or the others would wait for it.
-  int64_t ok = w.all_reduce_value<int64_t>(gpus >= w.size() ? 1 : 0, comm::ReduceOp::min);
-  if (!ok) {
-    MESSAGE("SKIPPED: the nccl backend needs one GPU per rank; " << gpus << " visible for " << w.size() << " ranks");
-    return;
-  }
+  const int64_t ok = w.all_reduce_value<int64_t>(gpus >= w.size() ? 1 : 0, comm::ReduceOp::min);
+  if (!s.available) MLSYS_SKIP("no-nccl", "nccl backend unavailable: " << s.detail);
+  if (!ok)
+    MLSYS_SKIP("gpus<ranks", "NCCL needs one GPU per rank (it refuses two ranks on one GPU); "
+                                 << gpus << " visible for " << w.size() << " ranks");
   CommOptions o;
   o.backend = "nccl";
   o.timeout_s = 60;
   auto c = comm::make_communicator(o);
   for (const auto& tc : test::collective_cases()) {
-    if (tc.host_only) continue;
     CAPTURE(tc.name);
     CHECK_NOTHROW(tc.body(*c));
   }
-#endif
 }
 
 // Run alone by ctest (core/comm/mpi_timeout): rank 1 skips a barrier, so rank 0 must fail within
