@@ -41,9 +41,17 @@ if(MLSYS_HAVE_MPI)
   mlsys_core_mpi_test(mpi_dead_rank 2 60
     PASS "observed: rank 0 of 2 \\(mpi\\): barrier timed out;exiting improperly;exited on signal;exited with non-zero status"
     ARGS --no-skip "-tc=comm/mpi: a rank that dies*")
+  # #16.7: a rank that stalls before MPI starts, or mid-run with requests pending, is reported after
+  # about comm.timeout_s (2 s) with one error naming the rank and the operation; the job then ends.
+  mlsys_core_mpi_test(mpi_init_stall 2 30
+    PASS "rank 0 of 2 \\(mpi\\): MPI initialization timed out after 2 s"
+    ARGS --no-skip "-tc=comm/mpi: a rank that stalls before MPI starts*")
+  mlsys_core_mpi_test(mpi_stall 2 30
+    PASS "observed within 1.5x comm.timeout_s \\([0-9.]+ s\\): rank 0 of 2 \\(mpi\\): all_reduce sum of 1000 f32 timed out after 2 s"
+    ARGS --no-skip "-tc=comm/mpi: a rank that stalls mid-run*")
 else()
   # No MPI in this build: its tests are reported as skipped with the reason, not left out.
-  foreach(name mpi_np2 mpi_np4 nccl_mpi_np2 mpi_timeout mpi_dead_rank)
+  foreach(name mpi_np2 mpi_np4 nccl_mpi_np2 mpi_timeout mpi_dead_rank mpi_init_stall mpi_stall)
     add_test(NAME core/comm/${name} COMMAND sh -c "echo 'TEST SKIPPED [no-mpi]: built without MPI (install libopenmpi-dev: scripts/setup)'; exit ${MLSYS_SKIP_RETURN_CODE}")
     set_tests_properties(core/comm/${name} PROPERTIES SKIP_RETURN_CODE ${MLSYS_SKIP_RETURN_CODE})
   endforeach()

@@ -183,11 +183,12 @@ class NcclCommunicator final : public Communicator {
     ncclUniqueId id;
 #ifdef MLSYS_WITH_MPI
     if (launched_by_mpi_launcher()) {
+      mpi_init(o.timeout_s);
       rank_ = mpi_world_rank();
       size_ = mpi_world_size();
       if (device < 0) device = mpi_local_rank();
       if (rank_ == 0 && ncclGetUniqueId(&id) != ncclSuccess) throw CommError("nccl backend: ncclGetUniqueId failed");
-      mpi_broadcast_bytes(&id, sizeof id, 0);
+      mpi_broadcast_bytes(&id, sizeof id, 0, o.timeout_s);
     } else
 #endif
     {

@@ -2,12 +2,15 @@
 // (tests/core/extra.cmake); every process runs these doctest cases on its own rank.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "core/comm/comm_error.hpp"
 #include "core/comm/factory.hpp"
 #include "core/comm/quantized.hpp"
+#include "core/runtime/system.hpp"
 #include "tests/common/skip.hpp"
 #include "tests/core/comm/collective_cases.hpp"
 
@@ -112,4 +115,48 @@ TEST_CASE("comm/mpi: a rank that dies does not leave the others hanging" * docte
     std::printf("observed: %s\n", e.what());
     std::fflush(stdout);
   }
+}
+
+// Run alone by ctest (core/comm/mpi_init_stall): rank 1 stalls before MPI starts. MPI_Init waits
+// for every rank, so rank 0 must end after comm.timeout_s with one error naming its rank and the
+// operation (and mpirun then ends the job) instead of waiting forever.
+TEST_CASE("comm/mpi: a rank that stalls before MPI starts is reported after comm.timeout_s" * doctest::skip()) {
+  if (launcher_rank() == 1) std::this_thread::sleep_for(std::chrono::seconds(60));
+  CommOptions o;
+  o.backend = "mpi";
+  o.timeout_s = 2;
+  auto c = comm::make_communicator(o);
+  FAIL("MPI started although rank 1 never did");
+}
+
+// Run alone by ctest (core/comm/mpi_stall): rank 1 stalls mid-run while rank 0 has several
+// requests pending. The first wait times out after comm.timeout_s; the others fail at once, so the
+// error comes after about 1x the timeout, not one timeout per pending request.
+TEST_CASE("comm/mpi: a rank that stalls mid-run is reported within about comm.timeout_s" * doctest::skip()) {
+  CommOptions o;
+  o.backend = "mpi";
+  o.timeout_s = 2;
+  auto c = comm::make_communicator(o);
+  c->barrier();
+  if (c->rank() == 1) {
+    std::this_thread::sleep_for(std::chrono::seconds(60));  // ended by the job abort
+    return;
+  }
+  std::vector<std::vector<float>> grads(4, std::vector<float>(1000, 1.0f));
+  auto t0 = std::chrono::steady_clock::now();
+  std::string err;
+  {
+    std::vector<comm::Request> pending;
+    for (auto& g : grads) pending.push_back(c->iall_reduce(std::span<float>(g)));
+    try {
+      comm::Request::wait_all(pending);
+    } catch (const comm::CommTimeoutError& e) {
+      err = e.what();
+    }
+  }  // dropping the pending requests must not wait out one more timeout each
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (err.empty()) FAIL("the all_reduce returned although rank 1 never entered it");
+  std::printf("observed %s 1.5x comm.timeout_s (%.2f s): %s\n", secs < 1.5 * o.timeout_s ? "within" : "NOT within", secs,
+              err.c_str());
+  std::fflush(stdout);
 }
