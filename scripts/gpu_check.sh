@@ -125,7 +125,8 @@ if [[ -n "$skipline" && "$skipline" != "skipped tests: none" ]]; then
 fi
 if ((gpus > 2)); then
   # core/comm/nccl_mpi_np2 covers 2 ranks; here every local GPU, one rank each.
-  if step nccl_all_gpus 300 mpirun -np "$gpus" --oversubscribe "$build/tests/test_core_comm_mpi" "-tc=comm/nccl*"; then
+  if step nccl_all_gpus 300 mpirun -np "$gpus" --oversubscribe --mca btl self,vader,tcp \
+      --mca btl_vader_single_copy_mechanism none "$build/tests/test_core_comm_mpi" "-tc=comm/nccl*"; then
     note "- NCCL collectives across all $gpus GPUs (mpirun -np $gpus): passed"
   else
     fail "NCCL collectives across all $gpus GPUs failed (see nccl_all_gpus.log)"
