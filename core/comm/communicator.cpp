@@ -50,6 +50,10 @@ struct Request::Shared {
     if (done) return;
     try {
       wait();
+    } catch (const CommAbortedError& e) {
+      // Only the consequence of a failure reported elsewhere (the root cause is the one error
+      // the user reads): not repeated for every pending request.
+      log::debug("communication request '{}' dropped without wait() was abandoned: {}", what, e.what());
     } catch (const std::exception& e) {
       log::warn("communication request '{}' dropped without wait() failed: {}", what, e.what());
     }

@@ -57,7 +57,7 @@ TEST_CASE("comm/mpi: quantized all-to-all reports wire bytes in the counters") {
 
 // Run alone by ctest (core/comm/nccl_mpi_np2): the cases across ranks on the nccl backend, one GPU
 // per rank. NCCL refuses two ranks on one GPU, so with fewer GPUs than ranks this is skipped.
-TEST_CASE("comm/nccl: every collective case, one GPU per rank [cuda]") {
+TEST_CASE("comm/nccl: every collective case, one GPU per rank") {
   auto b = comm::backend_registry().create("nccl");
   BackendStatus s = b->status();
   const int gpus = s.available ? cuda_device_count() : 0;

@@ -10,7 +10,7 @@
 
 using namespace mlsys;
 
-TEST_CASE("comm/nccl: every collective case on one rank [cuda]") {
+TEST_CASE("comm/nccl: every collective case on one rank") {
   auto b = comm::backend_registry().create("nccl");
   if (BackendStatus s = b->status(); !s.available) MLSYS_SKIP("no-nccl", "nccl backend unavailable: " << s.detail);
   CommOptions o;

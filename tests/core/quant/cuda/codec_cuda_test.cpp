@@ -11,7 +11,7 @@
 
 using namespace mlsys;
 
-TEST_CASE("quant/cuda: CUDA kernels agree bit for bit with the reference [cuda]") {
+TEST_CASE("quant/cuda: CUDA kernels agree bit for bit with the reference") {
   if (std::string why = test::cuda_missing(); !why.empty()) MLSYS_SKIP("no-gpu", "cuda backend unavailable: " << why);
   DeviceContext ctx(Device::cuda(0));
   const std::pair<size_t, size_t> shapes[] = {{1, 1}, {7, 13}, {17, 129}, {300, 128}, {2, 1000}};
