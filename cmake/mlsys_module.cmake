@@ -1,9 +1,11 @@
 # mlsys_add_module(<name> [DIR <folder>] [EXCLUDE <subfolder>...] DEPS <targets...>)
 # Builds lib mlsys_<name> (shared, so self-registering components are always linked in) from every
-# source under the current folder. Folders named cuda/, nccl/ or mpi/ are compiled only when that
-# backend is enabled, so the CPU path always builds. Each module is installed (cmake --install) as
-# lib/libmlsys_<name>.so with its headers under include/mlsys/<folder>/ and exported as the CMake
-# target mlsys::<name> (find_package(mlsys); see docs/PACKAGING.md).
+# source under the current folder. Folders named cuda/ or nccl/ (and .cu files) are never part of a
+# module: they build into the backend plugins loaded at run time (cmake/mlsys_plugin.cmake), so no
+# module links a CUDA or NCCL library. Folders named mpi/ are compiled only when MPI is enabled.
+# Each module is installed (cmake --install) as lib/libmlsys_<name>.so with its headers under
+# include/mlsys/<folder>/ and exported as the CMake target mlsys::<name> (find_package(mlsys); see
+# docs/PACKAGING.md).
 function(mlsys_add_module name)
   cmake_parse_arguments(M "" "DIR" "DEPS;EXCLUDE" ${ARGN})
   if(NOT M_DIR)
@@ -23,12 +25,7 @@ function(mlsys_add_module name)
     if(skip)
       continue()
     endif()
-    if(rel MATCHES "/cuda/" OR f MATCHES "\\.cu$")
-      if(NOT MLSYS_HAVE_CUDA)
-        continue()
-      endif()
-    endif()
-    if(rel MATCHES "/nccl/" AND NOT MLSYS_HAVE_NCCL)
+    if(rel MATCHES "/(cuda|nccl)/" OR f MATCHES "\\.cu$")
       continue()
     endif()
     if(rel MATCHES "/mpi/" AND NOT MLSYS_HAVE_MPI)

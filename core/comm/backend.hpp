@@ -6,11 +6,12 @@
 //     return std::make_unique<InprocBackend>();
 //   });
 //
-// A backend says how the ranks of this process get their Communicator. One that needs an optional
-// library (MPI, NCCL) keeps its implementation in a folder of that name (compiled only when the
-// library is enabled, cmake/mlsys_module.cmake) and is registered in every build: where it is not built,
-// `built()` is false and `why_not_built()` names the CMake option, so the choices, --help and
-// docs/CONFIG.md are the same in every build and a user learns how to get the backend.
+// A backend says how the ranks of this process get their Communicator. Every backend is registered
+// in every build, so the choices, --help and docs/CONFIG.md are the same whatever was compiled;
+// `status()` says whether it can be used in this process and, if not, why (not built: the CMake
+// option; library missing; no device). mpi is compiled into the core when MPI is found (mpi/);
+// nccl lives in the plugin libmlsys_nccl.so (nccl/), loaded with dlopen on first use, whose entry
+// point calls register_plugin_communicator: the core links no NCCL or CUDA library.
 #include <functional>
 #include <memory>
 #include <string>
@@ -19,6 +20,7 @@
 #include "core/comm/comm_options.hpp"
 #include "core/comm/communicator.hpp"
 #include "core/registry/registry.hpp"
+#include "core/tensor/device_backend.hpp"
 
 namespace mlsys::comm {
 
@@ -29,8 +31,8 @@ class Backend {
   virtual ~Backend() = default;
   // Ranks are threads of this process (comm.world_size of them) instead of one rank per process.
   virtual bool in_process() const { return false; }
-  virtual bool built() const { return true; }
-  virtual std::string why_not_built() const { return ""; }
+  // Usable in this process, with what it found, or the reason it is not (never throws).
+  virtual BackendStatus status() const { return {true, ""}; }
   // This process's communicator. `device`: the CUDA ordinal a device backend uses (-1: the
   // process's local rank on its node).
   virtual std::unique_ptr<Communicator> make(const CommOptions& options, int device) const = 0;
@@ -41,7 +43,19 @@ class Backend {
 using BackendRegistry = Registry<Backend>;
 BackendRegistry& backend_registry();
 
-// The backend `name`; ConfigError when unknown (with the valid names) or not built into this mlsys.
+// The backend `name`; ConfigError when unknown (with the valid names) or unavailable (the reason).
 std::unique_ptr<Backend> backend(const std::string& name);
+
+// Communicators that live in a plugin: its entry point registers the constructor and a line for
+// `mlsys version` ("NCCL 2.27.3"); the backend entry (backends/<name>.cpp) finds them here.
+using CommunicatorFactory = std::function<std::unique_ptr<Communicator>(const CommOptions&, int device)>;
+void register_plugin_communicator(const std::string& name, CommunicatorFactory factory, std::string detail);
+// The registered constructor and detail, after loading libmlsys_<name>.so if needed; the status
+// says why not when the plugin cannot be loaded.
+struct PluginCommunicator {
+  BackendStatus status;
+  CommunicatorFactory factory;
+};
+PluginCommunicator plugin_communicator(const std::string& name);
 
 }  // namespace mlsys::comm

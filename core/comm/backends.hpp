@@ -1,6 +1,6 @@
 #pragma once
-// Constructors of the optional backends, defined only in builds that compile mpi/ or nccl/ (their
-// registrations in backends/ call them), and the MPI helpers nccl uses to start up.
+// The constructor of the mpi backend, defined only in builds that compile mpi/ (its registration in
+// backends/ calls it), and the MPI helpers the nccl plugin uses to start up.
 #include <memory>
 
 #include "core/comm/comm_options.hpp"
@@ -10,14 +10,16 @@ namespace mlsys::comm::detail {
 
 #ifdef MLSYS_WITH_MPI
 std::unique_ptr<Communicator> create_mpi_communicator(const CommOptions& options);
+std::string mpi_library_version();  // "Open MPI v4.1.4", without initializing MPI
+// Initializes MPI if needed; a rank missing for longer than timeout_s ends this process with an
+// error naming the rank and the operation (MPI_Init cannot be interrupted).
+void mpi_init(double timeout_s);
 bool mpi_is_initialized();
 int mpi_world_rank();
 int mpi_world_size();
 int mpi_local_rank();                                          // rank among the processes of this node
-void mpi_broadcast_bytes(void* data, size_t bytes, int root);  // on MPI_COMM_WORLD, blocking
-#endif
-#ifdef MLSYS_WITH_NCCL
-std::unique_ptr<Communicator> create_nccl_communicator(const CommOptions& options, int device);
+// On MPI_COMM_WORLD; blocks at most timeout_s (then CommTimeoutError naming rank and operation).
+void mpi_broadcast_bytes(void* data, size_t bytes, int root, double timeout_s);
 #endif
 
 }  // namespace mlsys::comm::detail

@@ -50,6 +50,10 @@ struct Request::Shared {
     if (done) return;
     try {
       wait();
+    } catch (const CommAbortedError& e) {
+      // Only the consequence of a failure reported elsewhere (the root cause is the one error
+      // the user reads): not repeated for every pending request.
+      log::debug("communication request '{}' dropped without wait() was abandoned: {}", what, e.what());
     } catch (const std::exception& e) {
       log::warn("communication request '{}' dropped without wait() failed: {}", what, e.what());
     }
@@ -95,6 +99,15 @@ Request& Request::then(std::function<void()> fn) {
   return *this;
 }
 
+void Request::abandon(std::exception_ptr error) {
+  if (!shared_) return;
+  std::lock_guard<std::mutex> lock(shared_->mu);
+  if (shared_->done) return;
+  shared_->done = true;
+  shared_->error = std::move(error);
+  shared_->then.clear();
+}
+
 void Request::wait_all(std::vector<Request>& reqs) {
   std::exception_ptr first;
   for (auto& r : reqs) {
@@ -110,19 +123,29 @@ void Request::wait_all(std::vector<Request>& reqs) {
 // ---------------------------------------------------------------- Communicator
 Communicator::~Communicator() = default;
 
-namespace {
-
-// Adds the time spent blocked in wait() to the communicator's counters.
-class TimedState final : public Request::State {
+// Adds the time spent blocked in wait() to the communicator's counters, and fails at once when an
+// earlier operation of the communicator failed (the first failure is what the user must read; the
+// requests still pending then must not each wait out a timeout while the error unwinds).
+class TimedRequestState final : public Request::State {
  public:
-  TimedState(Request inner, Communicator* comm) : inner_(std::move(inner)), comm_(comm) {}
+  TimedRequestState(Request inner, Communicator* comm) : inner_(std::move(inner)), comm_(comm) {}
   bool test() override { return inner_.test(); }
   void wait() override {
+    if (comm_->failed()) {
+      auto error = std::make_exception_ptr(
+          CommAbortedError(comm_->who() + ": operation abandoned because an earlier one failed: " + comm_->failure()));
+      inner_.abandon(error);  // its destructor must not wait out another timeout either
+      std::rethrow_exception(error);
+    }
     auto t0 = std::chrono::steady_clock::now();
     try {
       inner_.wait();
-    } catch (...) {
+    } catch (const CommAbortedError&) {
       record(t0);
+      throw;
+    } catch (const std::exception& e) {
+      record(t0);
+      comm_->mark_failed(e.what());
       throw;
     }
     record(t0);
@@ -138,13 +161,28 @@ class TimedState final : public Request::State {
   Communicator* comm_;
 };
 
-}  // namespace
-
 Request Communicator::timed(Request r) {
   CommStats d;
   d.ops = 1;
   add_stats(d);
-  return Request(std::make_shared<TimedState>(std::move(r), this));
+  return Request(std::make_shared<TimedRequestState>(std::move(r), this));
+}
+
+void Communicator::mark_failed(const std::string& why) {
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  if (failed_) return;
+  failed_ = true;
+  failure_ = why;
+}
+
+bool Communicator::failed() const {
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  return failed_;
+}
+
+std::string Communicator::failure() const {
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  return failure_;
 }
 
 std::string Communicator::who() const {

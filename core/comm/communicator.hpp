@@ -1,13 +1,16 @@
 #pragma once
 // Communicator: the one interface every backend (inproc threads, MPI, NCCL) implements. Buffers are
-// raw typed memory (pointer + byte or element count); memory() says whether this backend wants
-// host or CUDA device pointers (only nccl wants device memory).
+// raw typed memory (pointer + byte or element count); accepts(device) says whether this backend
+// takes pointers to that device's memory (inproc and mpi: host; nccl: its GPU). Callers and the
+// quantized collectives stage through host memory exactly when it does not (tensor_ops.hpp).
 //
 // Semantics follow MPI: every rank calls the same collectives in the same order. Each blocking
 // call has an asynchronous twin (i<name>) returning a Request; the buffers must stay alive and
 // untouched until Request::wait() returns, and computation can run in between (overlap).
 // No silent hangs: every wait ends after comm.timeout_s with mlsys::Error naming the rank and the
-// operation; when one rank fails (throws, times out), the others fail within the timeout too.
+// operation; when one rank fails (throws, times out), the others fail within the timeout too. Once
+// an operation of a communicator has failed, every later wait on it fails at once (naming the
+// first failure), so requests still pending when the error unwinds do not each wait a timeout.
 //
 //   comm::run_inproc(4, opts, [&](comm::Communicator& c) {
 //     std::vector<float> g(n, float(c.rank()));
@@ -25,6 +28,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/tensor/device.hpp"
 #include "core/tensor/dtype.hpp"
 
 namespace mlsys::comm {
@@ -78,6 +82,11 @@ class Request {
   // Waits for every request; rethrows the first failure after all were waited.
   static void wait_all(std::vector<Request>& reqs);
 
+  // Marks the request failed with `error` without waiting for it, so that neither wait() nor the
+  // destructor blocks on it. Only for an operation whose communicator already failed (the group is
+  // aborted, or the MPI job ends): waiting would cost one more timeout per pending request.
+  void abandon(std::exception_ptr error);
+
  private:
   struct Shared;
   std::shared_ptr<Shared> shared_;
@@ -91,6 +100,9 @@ class Communicator {
   virtual int size() const = 0;
   virtual std::string backend() const = 0;  // "inproc" | "mpi" | "nccl"
   virtual Memory memory() const { return Memory::host; }
+  // The capability that decides host staging: whether the operations take pointers to memory of
+  // device `d` (default: from memory(), host or CUDA device memory).
+  virtual bool accepts(const Device& d) const { return memory() == Memory::cuda ? d.is_cuda() : d.is_cpu(); }
   double timeout_s() const { return timeout_s_; }
 
   // ---- blocking operations (byte / element counts; see the typed helpers below) ----
@@ -172,6 +184,11 @@ class Communicator {
   // Tells every rank how much every other rank will send it: returns recv_counts for all_to_all_v.
   std::vector<size_t> exchange_counts(std::span<const size_t> send_counts);
 
+  // ---- failure ----
+  // True once a wait of this communicator failed (timeout, peer failure); failure() is its message.
+  bool failed() const;
+  std::string failure() const;
+
   // ---- counters ----
   CommStats stats() const;
   void reset_stats();
@@ -203,9 +220,14 @@ class Communicator {
   Request timed(Request r);  // adds wait time to the counters
 
  private:
+  friend class TimedRequestState;
+  void mark_failed(const std::string& why);
+
   double timeout_s_;
   mutable std::mutex stats_mu_;
   CommStats stats_;
+  std::string failure_;  // guarded by stats_mu_
+  bool failed_ = false;
 };
 
 // One line for logs and ctx.say: ops, bytes, quantized raw -> wire volume, measured wait time and,

@@ -15,11 +15,15 @@
 
 namespace mlsys::comm {
 
-// Backends built into this build ("inproc" always; "mpi", "nccl" when enabled).
+// Backends usable in this process ("inproc" always; "mpi" when built; "nccl" when its plugin, the
+// NCCL library and a GPU are there).
 std::vector<std::string> available_backends();
 bool backend_available(const std::string& name);
-// Throws ConfigError naming the CMake option (MLSYS_WITH_MPI / MLSYS_WITH_CUDA) when not built.
+// Throws ConfigError with the reason (not built: the CMake option; library missing; no device).
 void require_backend(const std::string& name);
+// Every device and communicator backend, one line each, available or not with the reason: what
+// `mlsys version` lists. Loads a plugin only when the driver reports a GPU.
+std::string backends_report();
 
 void run_inproc(int world_size, const CommOptions& options, const RankBody& body);
 void run_ranks(const CommOptions& options, const RankBody& body);

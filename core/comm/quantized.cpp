@@ -2,11 +2,11 @@
 
 #include <memory>
 
+#include "core/comm/tensor_ops.hpp"
+#include "core/kernels/kernels.hpp"
+#include "core/quant/device_kernels.hpp"
 #include "core/quant/rng.hpp"
 #include "core/util/error.hpp"
-#ifdef MLSYS_WITH_CUDA
-#include <cuda_runtime_api.h>
-#endif
 
 namespace mlsys::comm {
 
@@ -16,64 +16,102 @@ uint64_t block_seed(uint64_t seed, int src, int dst) {
 
 namespace {
 
-// Host communicators need a CPU codec; device communicators (nccl) a CUDA codec.
-void check_memory(Communicator& comm, const quant::Codec& codec, const char* op) {
-  bool device = comm.memory() == Memory::cuda, cuda_codec = codec.impl() == quant::Impl::cuda;
-  if (device != cuda_codec)
-    throw Error(std::string(op) + ": backend '" + comm.backend() + "' uses " + (device ? "device" : "host") +
-                " buffers but the codec runs with impl '" + quant::to_string(codec.impl()) + "'; make the codec with " +
-                (device ? "CodecParams::impl = Impl::cuda" : "a CPU impl (fast or reference)"));
+void check_codec(const quant::Codec& codec, const DeviceContext& ctx, const char* op) {
+  if (!quant::runs_on(codec, ctx.device()))
+    throw Error(std::string(op) + ": the data is on " + ctx.device().str() + " but codec '" + codec.name() +
+                "' runs with impl '" + quant::to_string(codec.impl()) +
+                "'; make the codec with quant::params_for(ctx) so its kernels run where the data is");
 }
 
-// Wire buffers, on the host or (for device communicators) in CUDA memory.
-struct Staging {
-  bool device = false;
-  std::vector<uint8_t> host_send, host_recv;
-  uint8_t* send = nullptr;
-  uint8_t* recv = nullptr;
-  Staging(bool on_device, size_t send_bytes, size_t recv_bytes) : device(on_device) {
-    if (!device) {
-      host_send.resize(send_bytes);
-      host_recv.resize(recv_bytes);
-      send = host_send.data();
-      recv = host_recv.data();
+// The wire bytes of one collective. They are encoded and decoded in ctx's memory; the
+// communicator gets that memory when it accepts it, else host copies of the encoded bytes (so
+// only compressed data crosses between device and host). Host wire buffers are plain vectors, not
+// pool blocks: the host path is the one it always was.
+class Wire {
+ public:
+  Wire(Communicator& comm, DeviceContext& ctx, size_t send_bytes, size_t recv_bytes, const char* op)
+      : ctx_(ctx), on_host_(ctx.device().is_cpu()), staged_(needs_host_staging(comm, ctx.device(), op)) {
+    if (on_host_) {
+      host_send_.resize(send_bytes);
+      host_recv_.resize(recv_bytes);
       return;
     }
-#ifdef MLSYS_WITH_CUDA
-    if (cudaMalloc(reinterpret_cast<void**>(&send), std::max<size_t>(send_bytes, 1)) != cudaSuccess ||
-        cudaMalloc(reinterpret_cast<void**>(&recv), std::max<size_t>(recv_bytes, 1)) != cudaSuccess)
-      throw Error("quantized collective: cudaMalloc of the wire buffers failed (" +
-                  std::to_string(send_bytes + recv_bytes) + " bytes)");
-#endif
+    dev_send_ = Tensor::empty({int64_t(send_bytes)}, DType::u8, ctx);
+    dev_recv_ = Tensor::empty({int64_t(recv_bytes)}, DType::u8, ctx);
+    if (staged_) host_recv_.resize(recv_bytes);
   }
-  ~Staging() {
-#ifdef MLSYS_WITH_CUDA
-    if (device) {
-      cudaFree(send);
-      cudaFree(recv);
-    }
-#endif
+  // Where the codec writes and reads (ctx's memory).
+  uint8_t* encode_out() { return on_host_ ? host_send_.data() : static_cast<uint8_t*>(dev_send_.raw()); }
+  const uint8_t* decode_in() { return on_host_ ? host_recv_.data() : static_cast<const uint8_t*>(dev_recv_.raw()); }
+  // What the communicator sends from and receives into; call after encoding.
+  const void* comm_send() {
+    if (on_host_ || !staged_) return encode_out();
+    host_send_.resize(dev_send_.nbytes());
+    copy_bytes(host_send_.data(), Device::cpu(), dev_send_.raw(), ctx_.device(), dev_send_.nbytes());
+    return host_send_.data();
   }
-  Staging(const Staging&) = delete;
-  Staging& operator=(const Staging&) = delete;
-  // The codec's kernels must be done before the communicator reads the wire buffer.
-  void encoded(const quant::Codec& codec) const {
-#ifdef MLSYS_WITH_CUDA
-    if (device) cudaDeviceSynchronize();
-#endif
-    (void)codec;
+  void* comm_recv() { return on_host_ || staged_ ? host_recv_.data() : dev_recv_.raw(); }
+  // After the communicator finished: staged bytes go back to ctx's memory for decoding.
+  void received() {
+    if (!on_host_ && staged_) copy_bytes(dev_recv_.raw(), ctx_.device(), host_recv_.data(), Device::cpu(), host_recv_.size());
   }
+  // Decoding scratch in ctx's memory (host: a plain vector, like the wire buffers).
+  Tensor scratch_floats(size_t count) const {
+    if (on_host_) return Tensor::from_vector(std::vector<float>(count));
+    return Tensor::empty({int64_t(count)}, DType::f32, ctx_);
+  }
+
+ private:
+  DeviceContext& ctx_;
+  bool on_host_, staged_;
+  std::vector<uint8_t> host_send_, host_recv_;
+  Tensor dev_send_, dev_recv_;
 };
+
+void add_volume(Communicator& comm, const WireVolume& v) {
+  CommStats d;
+  d.raw_bytes = v.raw_bytes;
+  d.wire_bytes = v.wire_bytes;
+  comm.add_stats(d);
+}
+
+float* rows_ptr(const Tensor& t) { return t.numel() ? t.data<float>() : nullptr; }
+
+// The device context a raw device pointer lives on (Impl::cuda codecs), or the host's.
+DeviceContext& context_of(const quant::Codec& codec, const void* p) {
+  if (codec.impl() != quant::Impl::cuda) return cpu_context();
+  int d = device_backend(Device::Kind::cuda).device_of(p);
+  if (d < 0) throw Error("quantized collective: codec '" + codec.name() + "' runs on CUDA but the buffer is not device memory");
+  return default_context(Device::cuda(d));
+}
+
+Tensor wrap_rows(float* p, size_t rows, size_t cols, const DeviceContext& ctx) {
+  return Tensor::wrap(p, {int64_t(rows), int64_t(cols)}, DType::f32, ctx.device());
+}
+
+size_t total(std::span<const size_t> v) {
+  size_t s = 0;
+  for (size_t x : v) s += x;
+  return s;
+}
 
 }  // namespace
 
-QuantizedRequest iall_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
-                                         std::span<const size_t> send_rows, float* recv,
-                                         std::span<const size_t> recv_rows, size_t cols, uint64_t seed) {
-  check_memory(comm, codec, "all_to_all_v_quantized");
+QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec,
+                                         const Tensor& send, std::span<const size_t> send_rows, const Tensor& recv,
+                                         std::span<const size_t> recv_rows, uint64_t seed) {
+  check_codec(codec, ctx, "all_to_all_v_quantized");
   const size_t n = size_t(comm.size()), me = size_t(comm.rank());
   if (send_rows.size() != n || recv_rows.size() != n)
     throw Error("all_to_all_v_quantized: send_rows and recv_rows need one entry per rank (" + std::to_string(n) + ")");
+  const size_t cols = size_t(send.row_numel());
+  if (size_t(recv.row_numel()) != cols)
+    throw Error("all_to_all_v_quantized: send has " + std::to_string(cols) + " columns, recv " +
+                std::to_string(recv.row_numel()));
+  if (size_t(send.rows()) < total(send_rows) || size_t(recv.rows()) < total(recv_rows))
+    throw Error("all_to_all_v_quantized: the row counts need " + std::to_string(total(send_rows)) + " send and " +
+                std::to_string(total(recv_rows)) + " recv rows, the tensors have " + std::to_string(send.rows()) +
+                " and " + std::to_string(recv.rows()));
   std::vector<size_t> sbytes(n), rbytes(n);
   size_t stotal = 0, rtotal = 0;
   for (size_t p = 0; p < n; ++p) {
@@ -82,11 +120,12 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, const quant::Codec&
     stotal += sbytes[p];
     rtotal += rbytes[p];
   }
-  auto st = std::make_shared<Staging>(comm.memory() == Memory::cuda, stotal, rtotal);
+  auto wire = std::make_shared<Wire>(comm, ctx, stotal, rtotal, "all_to_all_v_quantized");
   QuantizedRequest out;
+  const float* src = rows_ptr(send);
   size_t row = 0, off = 0;
   for (size_t p = 0; p < n; ++p) {
-    codec.encode(send + row * cols, send_rows[p], cols, block_seed(seed, int(me), int(p)), st->send + off);
+    codec.encode(src + row * cols, send_rows[p], cols, block_seed(seed, int(me), int(p)), wire->encode_out() + off);
     if (p != me) {
       out.volume.raw_bytes += send_rows[p] * cols * sizeof(float);
       out.volume.wire_bytes += sbytes[p];
@@ -94,23 +133,88 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, const quant::Codec&
     row += send_rows[p];
     off += sbytes[p];
   }
-  CommStats d;
-  d.raw_bytes = out.volume.raw_bytes;
-  d.wire_bytes = out.volume.wire_bytes;
-  comm.add_stats(d);
-  st->encoded(codec);
-  out.request = comm.iall_to_all_v(st->send, sbytes, st->recv, rbytes);
+  add_volume(comm, out.volume);
+  out.request = comm.iall_to_all_v(wire->comm_send(), sbytes, wire->comm_recv(), rbytes);
   std::vector<size_t> rrows(recv_rows.begin(), recv_rows.end());
   const quant::Codec* c = &codec;
-  out.request.then([st, rrows, rbytes, recv, cols, c] {
+  out.request.then([wire, rrows, rbytes, recv, cols, c] {
+    wire->received();
+    float* dst = rows_ptr(recv);
     size_t row = 0, off = 0;
     for (size_t p = 0; p < rrows.size(); ++p) {
-      c->decode(st->recv + off, rrows[p], cols, recv + row * cols);
+      c->decode(wire->decode_in() + off, rrows[p], cols, dst + row * cols);
       row += rrows[p];
       off += rbytes[p];
     }
   });
   return out;
+}
+
+WireVolume all_to_all_v_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec, const Tensor& send,
+                                  std::span<const size_t> send_rows, const Tensor& recv,
+                                  std::span<const size_t> recv_rows, uint64_t seed) {
+  auto r = iall_to_all_v_quantized(comm, ctx, codec, send, send_rows, recv, recv_rows, seed);
+  r.wait();
+  return r.volume;
+}
+
+QuantizedRequest iall_reduce_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec,
+                                       const Tensor& data, uint64_t seed, size_t row_len) {
+  check_codec(codec, ctx, "all_reduce_quantized");
+  if (row_len == 0) throw Error("all_reduce_quantized: row_len must be > 0");
+  const size_t count = size_t(data.numel());
+  const size_t n = size_t(comm.size()), me = size_t(comm.rank());
+  const size_t full = count / row_len, tail = count % row_len;
+  const size_t main_bytes = codec.wire_bytes(full, row_len);
+  const size_t blob = main_bytes + (tail ? codec.wire_bytes(1, tail) : 0);
+  auto wire = std::make_shared<Wire>(comm, ctx, blob, blob * n, "all_reduce_quantized");
+  const uint64_t s = block_seed(seed, int(me), -1);
+  float* x = rows_ptr(data);
+  codec.encode(x, full, row_len, s, wire->encode_out());
+  if (tail) codec.encode(x + full * row_len, 1, tail, s + 1, wire->encode_out() + main_bytes);
+  QuantizedRequest out;
+  out.volume.raw_bytes = count * sizeof(float) * (n - 1);
+  out.volume.wire_bytes = blob * (n - 1);
+  add_volume(comm, out.volume);
+  out.request = comm.iall_gather(wire->comm_send(), blob, wire->comm_recv());
+  const quant::Codec* c = &codec;
+  DeviceContext* dc = &ctx;
+  out.request.then([wire, n, blob, main_bytes, full, tail, row_len, count, data, c, dc] {
+    wire->received();
+    // Rank 0's block decodes into data, the others into a scratch vector added in rank order, so
+    // every rank sums the same values in the same order (identical bits).
+    Tensor tmp = wire->scratch_floats(count);
+    Tensor flat = data.reshape({int64_t(count)});
+    for (size_t p = 0; p < n; ++p) {
+      const uint8_t* b = wire->decode_in() + p * blob;
+      float* into = p == 0 ? rows_ptr(flat) : rows_ptr(tmp);
+      c->decode(b, full, row_len, into);
+      if (tail) c->decode(b + main_bytes, 1, tail, into + full * row_len);
+      if (p > 0 && count) kernels::add(*dc, flat, tmp, flat);
+    }
+  });
+  return out;
+}
+
+WireVolume all_reduce_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec, const Tensor& data,
+                                uint64_t seed, size_t row_len) {
+  auto r = iall_reduce_quantized(comm, ctx, codec, data, seed, row_len);
+  r.wait();
+  return r.volume;
+}
+
+// ---- raw pointers: the tensor path on wrapped memory ----
+
+QuantizedRequest iall_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
+                                         std::span<const size_t> send_rows, float* recv,
+                                         std::span<const size_t> recv_rows, size_t cols, uint64_t seed) {
+  DeviceContext& ctx = context_of(codec, send);
+  Tensor s = wrap_rows(const_cast<float*>(send), total(send_rows), cols, ctx);
+  Tensor r = wrap_rows(recv, total(recv_rows), cols, ctx);
+  auto q = iall_to_all_v_quantized(comm, ctx, codec, s, send_rows, r, recv_rows, seed);
+  // The codec may run on another stream than ctx's, whose pool the wire blocks return to.
+  if (ctx.is_cuda()) q.request.then([&ctx] { ctx.backend().synchronize(ctx.device().index, nullptr); });
+  return q;
 }
 
 WireVolume all_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
@@ -123,42 +227,11 @@ WireVolume all_to_all_v_quantized(Communicator& comm, const quant::Codec& codec,
 
 QuantizedRequest iall_reduce_quantized(Communicator& comm, const quant::Codec& codec, float* data, size_t count,
                                        uint64_t seed, size_t row_len) {
-  check_memory(comm, codec, "all_reduce_quantized");
-  if (comm.memory() != Memory::host)
-    throw Error("all_reduce_quantized runs on host buffers only; on '" + comm.backend() +
-                "' use the fp32 all_reduce (NCCL reduces on the GPU) or copy the gradients to the host");
-  if (row_len == 0) throw Error("all_reduce_quantized: row_len must be > 0");
-  const size_t n = size_t(comm.size()), me = size_t(comm.rank());
-  const size_t full = count / row_len, tail = count % row_len;
-  const size_t main_bytes = codec.wire_bytes(full, row_len);
-  const size_t blob = main_bytes + (tail ? codec.wire_bytes(1, tail) : 0);
-  auto st = std::make_shared<Staging>(false, blob, blob * n);
-  const uint64_t s = block_seed(seed, int(me), -1);
-  codec.encode(data, full, row_len, s, st->send);
-  if (tail) codec.encode(data + full * row_len, 1, tail, s + 1, st->send + main_bytes);
-  QuantizedRequest out;
-  out.volume.raw_bytes = count * sizeof(float) * (n - 1);
-  out.volume.wire_bytes = blob * (n - 1);
-  CommStats d;
-  d.raw_bytes = out.volume.raw_bytes;
-  d.wire_bytes = out.volume.wire_bytes;
-  comm.add_stats(d);
-  out.request = comm.iall_gather(st->send, blob, st->recv);
-  const quant::Codec* c = &codec;
-  out.request.then([st, n, blob, main_bytes, full, tail, row_len, count, data, c] {
-    std::vector<float> tmp(count);
-    for (size_t p = 0; p < n; ++p) {
-      const uint8_t* b = st->recv + p * blob;
-      c->decode(b, full, row_len, tmp.data());
-      if (tail) c->decode(b + main_bytes, 1, tail, tmp.data() + full * row_len);
-      if (p == 0) {
-        for (size_t i = 0; i < count; ++i) data[i] = tmp[i];
-      } else {
-        for (size_t i = 0; i < count; ++i) data[i] += tmp[i];
-      }
-    }
-  });
-  return out;
+  DeviceContext& ctx = context_of(codec, data);
+  Tensor t = Tensor::wrap(data, {int64_t(count)}, DType::f32, ctx.device());
+  auto q = iall_reduce_quantized(comm, ctx, codec, t, seed, row_len);
+  if (ctx.is_cuda()) q.request.then([&ctx] { ctx.backend().synchronize(ctx.device().index, nullptr); });
+  return q;
 }
 
 WireVolume all_reduce_quantized(Communicator& comm, const quant::Codec& codec, float* data, size_t count, uint64_t seed,

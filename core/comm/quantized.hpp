@@ -4,6 +4,12 @@
 // returns the volume it moved (raw fp32 bytes vs bytes on the wire, metadata included) and adds
 // the same numbers to Communicator::stats().raw_bytes / wire_bytes.
 //
+// Device-generic (the tensor overloads): the data stays where it is (host, or a GPU through ctx):
+// the codec runs there (make it with quant::params_for(ctx)), the wire buffers come from ctx's
+// pool, and the wire bytes go to the communicator directly when it accepts that memory
+// (Communicator::accepts; nccl on the GPU), else through host staging of the encoded bytes only
+// (inproc, MPI without CUDA awareness). The same code runs on the host and on a GPU.
+//
 // Random stream: the block that rank `src` sends to rank `dst` is encoded with
 // block_seed(seed, src, dst), its rows numbered from 0, so a test can reproduce any block with the
 // reference codec. Pass a different `seed` per call (e.g. hash of epoch, layer) for fresh noise.
@@ -14,6 +20,8 @@
 
 #include "core/comm/communicator.hpp"
 #include "core/quant/codec.hpp"
+#include "core/tensor/device_context.hpp"
+#include "core/tensor/tensor.hpp"
 
 namespace mlsys::comm {
 
@@ -31,10 +39,25 @@ struct QuantizedRequest {
 
 uint64_t block_seed(uint64_t seed, int src, int dst);
 
-// send: sum(send_rows) rows x cols floats, grouped by destination rank in rank order;
-// recv: sum(recv_rows) rows x cols, grouped by source rank. Blocks to/from self are copied
-// through the codec too (so every row sees the same quantization). Host memory with a CPU codec;
-// device memory (nccl backend) with a codec made with CodecParams::impl = Impl::cuda.
+// send: at least sum(send_rows) rows of `cols` f32 on ctx's device, grouped by destination rank in
+// rank order; recv: at least sum(recv_rows) rows, grouped by source rank. Blocks to/from self are
+// copied through the codec too (so every row sees the same quantization). The codec must run on
+// ctx's device (quant::runs_on); encoding happens now, decoding in wait().
+QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec,
+                                         const Tensor& send, std::span<const size_t> send_rows, const Tensor& recv,
+                                         std::span<const size_t> recv_rows, uint64_t seed);
+WireVolume all_to_all_v_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec, const Tensor& send,
+                                  std::span<const size_t> send_rows, const Tensor& recv,
+                                  std::span<const size_t> recv_rows, uint64_t seed);
+// data (f32, any shape, ctx's device) = sum over ranks of decode(encode(data_r)), cut into rows of
+// `row_len` values (the last may be shorter); identical bits on every rank (summed in rank order).
+QuantizedRequest iall_reduce_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec,
+                                       const Tensor& data, uint64_t seed, size_t row_len = 128);
+WireVolume all_reduce_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec, const Tensor& data,
+                                uint64_t seed, size_t row_len = 128);
+
+// Raw pointers (the same operations): host memory with a CPU codec; device memory with a codec
+// made with Impl::cuda (its device is found from the pointer, its stream is the codec's).
 WireVolume all_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
                                   std::span<const size_t> send_rows, float* recv, std::span<const size_t> recv_rows,
                                   size_t cols, uint64_t seed);
@@ -43,9 +66,6 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, const quant::Codec&
                                          std::span<const size_t> send_rows, float* recv,
                                          std::span<const size_t> recv_rows, size_t cols, uint64_t seed);
 
-// Sum over ranks of decode(encode(data_r)); the vector is cut into rows of `row_len` values (the
-// last row may be shorter). Every rank gets the same result bit for bit (summed in rank order).
-// Host buffers only.
 WireVolume all_reduce_quantized(Communicator& comm, const quant::Codec& codec, float* data, size_t count, uint64_t seed,
                                 size_t row_len = 128);
 QuantizedRequest iall_reduce_quantized(Communicator& comm, const quant::Codec& codec, float* data, size_t count,

@@ -1,8 +1,7 @@
-// The public kernels: check that every tensor is on the context's device, then call the backend.
-#include "core/kernels/cpu/cpu_kernels.hpp"
-#ifdef MLSYS_WITH_CUDA
-#include "core/kernels/cuda/cuda_kernels.hpp"
-#endif
+// The public kernels: check that every tensor is on the context's device, then call the kernel
+// table of the context's backend (the host's, or the one libmlsys_cuda.so registered).
+#include "core/kernels/kernel_table.hpp"
+#include "core/tensor/device_backend.hpp"
 
 namespace mlsys::kernels {
 
@@ -26,16 +25,9 @@ void check_devices(const DeviceContext& ctx, const char* fn, const Args&... args
 }
 }  // namespace
 
-#ifdef MLSYS_WITH_CUDA
-#define MLSYS_KERNEL(fn, ...)                          \
-  check_devices(ctx, #fn, __VA_ARGS__);                \
-  if (ctx.is_cuda()) return cuda::fn(ctx, __VA_ARGS__); \
-  return cpu::fn(ctx, __VA_ARGS__)
-#else
 #define MLSYS_KERNEL(fn, ...)           \
   check_devices(ctx, #fn, __VA_ARGS__); \
-  return cpu::fn(ctx, __VA_ARGS__)
-#endif
+  return ctx.backend().kernels().fn(ctx, __VA_ARGS__)
 
 void gemm(DeviceContext& ctx, const Tensor& a, bool ta, const Tensor& b, bool tb, const Tensor& c, float alpha,
           float beta) {

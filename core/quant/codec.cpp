@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "core/tensor/device_backend.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 
@@ -53,11 +54,8 @@ const char* to_string(Impl i) {
 }
 
 std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& params) {
-#ifndef MLSYS_WITH_CUDA
-  if (params.impl == Impl::cuda)
-    throw ConfigError("codec '" + name + "': CUDA kernels are not built; reconfigure with -DMLSYS_WITH_CUDA=ON");
-#endif
   auto c = codec_registry().create(name, params);
+  if (params.impl == Impl::cuda) device_backend(Device::Kind::cuda);  // ConfigError with the reason when unavailable
   if (params.impl == Impl::cuda && !c->device()) throw ConfigError("codec '" + name + "' has no CUDA kernels");
   return c;
 }

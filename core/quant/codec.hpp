@@ -48,7 +48,7 @@ const char* to_string(MetaPrecision m);
 size_t meta_bytes(MetaPrecision m);  // bytes per metadata field (2 or 4)
 
 // Which kernels run. `reference` is the plain scalar definition; `fast` the vectorized CPU kernels
-// (same output bit for bit); `cuda` takes device pointers (only when built with MLSYS_WITH_CUDA).
+// (same output bit for bit); `cuda` takes device pointers (the cuda backend, libmlsys_cuda.so).
 enum class Impl { reference, fast, cuda };
 Impl parse_impl(const std::string& s);
 const char* to_string(Impl i);

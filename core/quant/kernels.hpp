@@ -2,7 +2,8 @@
 // Kernel entry points behind the codecs (codec.hpp). `reference` kernels are the plain definition;
 // `fast` kernels are vectorized (AVX2, chosen at run time; otherwise they fall back to the
 // reference) and must agree with the reference bit for bit; `cuda` kernels take device pointers
-// and exist only in builds with MLSYS_WITH_CUDA.
+// and forward to the cuda backend's table (device_kernels.hpp; libmlsys_cuda.so), which is loaded
+// on first use (ConfigError with the reason when it is unavailable).
 #include <cstddef>
 #include <cstdint>
 
@@ -24,13 +25,11 @@ void half_decode_reference(const uint8_t* in, size_t n, bool bf16, float* out);
 void half_encode_fast(const float* x, size_t n, bool bf16, uint8_t* out);
 void half_decode_fast(const uint8_t* in, size_t n, bool bf16, float* out);
 
-#ifdef MLSYS_WITH_CUDA
 void sr_encode_cuda(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
                     void* stream);
 void sr_decode_cuda(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out, void* stream);
 void half_encode_cuda(const float* x, size_t n, bool bf16, uint8_t* out, void* stream);
 void half_decode_cuda(const uint8_t* in, size_t n, bool bf16, float* out, void* stream);
 void copy_cuda(const void* src, size_t bytes, void* dst, void* stream);
-#endif
 
 }  // namespace mlsys::quant::kernels

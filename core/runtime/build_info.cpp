@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/comm/factory.hpp"
+
 #include <cstdlib>
 #include <thread>
 
@@ -56,17 +58,16 @@ std::string build_info_text() {
   return fmt::format(
       "mlsys {}\n"
       "  git:     {}\n"
-      "  cuda:    {}\n"
-      "  nccl:    {}\n"
       "  mpi:     {}\n"
       "  blas:    OpenBLAS ({})\n"
       "  threads: {} hardware threads\n"
       "  openmp:  OMP_WAIT_POLICY={}\n"
-      "  compiler: {}\n",
-      MLSYS_VERSION, git_sha(), built_with_cuda() ? "yes" : "no (configure with -DMLSYS_WITH_CUDA=ON on a machine with nvcc)",
-      built_with_nccl() ? "yes" : "no", built_with_mpi() ? "yes" : "no (install libopenmpi-dev: scripts/setup)",
+      "  compiler: {}\n"
+      "  backends (cuda and nccl are plugins, loaded when a config asks for them):\n{}",
+      MLSYS_VERSION, git_sha(), built_with_mpi() ? "yes" : "no (install libopenmpi-dev: scripts/setup)",
       openblas_get_config(), std::thread::hardware_concurrency(),
-      std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(libgomp default)", compiler_name());
+      std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(libgomp default)", compiler_name(),
+      comm::backends_report());
 }
 
 }  // namespace mlsys

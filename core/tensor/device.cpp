@@ -1,9 +1,7 @@
 #include "core/tensor/device.hpp"
 
+#include "core/tensor/device_backend.hpp"
 #include "core/util/error.hpp"
-#ifdef MLSYS_WITH_CUDA
-#include "core/tensor/cuda/cuda_runtime.hpp"
-#endif
 
 namespace mlsys {
 
@@ -23,31 +21,17 @@ Device Device::parse(const std::string& s) {
 
 std::string Device::str() const { return is_cpu() ? "cpu" : "cuda:" + std::to_string(index); }
 
-bool cuda_compiled() {
-#ifdef MLSYS_WITH_CUDA
-  return true;
-#else
-  return false;
-#endif
-}
-
 int cuda_device_count() {
-#ifdef MLSYS_WITH_CUDA
-  return cudart::device_count();
-#else
-  return 0;
-#endif
+  if (!device_backend_status(Device::Kind::cuda).available) return 0;
+  return device_backend(Device::Kind::cuda).device_count();
 }
 
 void require_device(const Device& d) {
   if (d.is_cpu()) return;
-  if (!cuda_compiled())
-    throw Error("device " + d.str() + " requested but this mlsys was built without CUDA "
-                "(reconfigure with -DMLSYS_WITH_CUDA=ON, or set device.type: cpu)");
-  int n = cuda_device_count();
+  int n = device_backend(d.kind).device_count();  // ConfigError with the reason when unavailable
   if (d.index >= n)
-    throw Error("device " + d.str() + " requested but " + std::to_string(n) +
-                " CUDA device(s) are visible (check CUDA_VISIBLE_DEVICES and the driver, or set device.type: cpu)");
+    throw ConfigError("device " + d.str() + " requested but " + std::to_string(n) + " " + kind_name(d.kind) +
+                      " device(s) are visible (check CUDA_VISIBLE_DEVICES, or set device.index / device.type: cpu)");
 }
 
 }  // namespace mlsys

@@ -21,11 +21,11 @@ struct Device {
   bool operator!=(const Device& o) const { return !(*this == o); }
 };
 
-// True when this build has CUDA (MLSYS_WITH_CUDA).
-bool cuda_compiled();
-// Number of CUDA devices visible at runtime (0 when not compiled in or no GPU/driver).
+// Number of CUDA devices usable in this process: 0 when the cuda backend is unavailable (no
+// libmlsys_cuda.so, no driver, no GPU; device_backend_status says which). Loads the plugin when
+// the driver reports a GPU.
 int cuda_device_count();
-// Throws Error naming the CMake option / missing GPU unless `d` can be used in this process.
+// Throws ConfigError with the reason unless `d` can be used in this process.
 void require_device(const Device& d);
 
 }  // namespace mlsys

@@ -5,12 +5,7 @@
 #include <set>
 
 #include "core/runtime/system.hpp"
-#include "core/tensor/cpu_pool.hpp"
 #include "core/util/error.hpp"
-#ifdef MLSYS_WITH_CUDA
-#include "core/tensor/cuda/cuda_pool.hpp"
-#include "core/tensor/cuda/cuda_runtime.hpp"
-#endif
 
 namespace mlsys {
 
@@ -43,20 +38,12 @@ void release_name(const std::string& name, const PoolStats& final_stats) {
 }
 }  // namespace
 
-DeviceContext::DeviceContext(Device device, uint64_t pool_limit_bytes, std::string pool_name) : device_(device) {
+DeviceContext::DeviceContext(Device device, uint64_t pool_limit_bytes, std::string pool_name)
+    : device_(device), backend_(&device_backend(device.kind)) {
   require_device(device);
   std::string name = unique_name(pool_name.empty() ? (device.is_cpu() ? std::string("host") : device.str()) : pool_name);
-  if (device.is_cpu()) {
-    pool_ = std::make_shared<CpuCachingPool>(name, pool_limit_bytes);
-  } else {
-#ifdef MLSYS_WITH_CUDA
-    cudart::set_device(device.index);
-    pool_ = std::make_shared<CudaCachingPool>(name, device.index, pool_limit_bytes);
-    stream_ = cudart::create_stream();
-    blas_ = cudart::create_blas(stream_);
-    sparse_ = cudart::create_sparse(stream_);
-#endif
-  }
+  pool_ = backend_->make_pool(name, device.index, pool_limit_bytes);
+  handles_ = backend_->open(device.index);
   std::weak_ptr<MemoryPool> weak = pool_;
   reporter_id_ = register_memory_reporter(name, [weak]() -> Json {
     auto p = weak.lock();
@@ -69,30 +56,19 @@ DeviceContext::DeviceContext(Device device, uint64_t pool_limit_bytes, std::stri
 DeviceContext::~DeviceContext() {
   unregister_memory_reporter(reporter_id_);
   release_name(pool_->name(), pool_->stats());
-#ifdef MLSYS_WITH_CUDA
-  if (device_.is_cuda()) {
-    cudart::set_device(device_.index);
-    cudart::synchronize(stream_);
-    cudart::destroy_sparse(sparse_);
-    cudart::destroy_blas(blas_);
-    cudart::destroy_stream(stream_);
-  }
-#endif
+  backend_->close(device_.index, handles_);
 }
 
 std::unique_ptr<DeviceContext> DeviceContext::from_options(const DeviceOptions& opts, int local_rank) {
   auto mb = [](double v) { return static_cast<uint64_t>(v * 1024.0 * 1024.0); };
   if (opts.type == "cpu") return std::make_unique<DeviceContext>(Device::cpu(), mb(opts.host_pool_limit_mb));
   if (opts.type != "cuda") throw ConfigError("device.type must be cpu or cuda, got '" + opts.type + "'");
+  device_backend(Device::Kind::cuda);  // a ConfigError with the reason before any host state changes
   cpu_context().pool().set_limit(mb(opts.host_pool_limit_mb));
   return std::make_unique<DeviceContext>(Device::cuda(opts.index + local_rank), mb(opts.device_pool_limit_mb));
 }
 
-void DeviceContext::synchronize() const {
-#ifdef MLSYS_WITH_CUDA
-  if (device_.is_cuda()) cudart::synchronize(stream_);
-#endif
-}
+void DeviceContext::synchronize() const { backend_->synchronize(device_.index, handles_.stream); }
 
 DeviceContext::Scratch::Scratch(DeviceContext& ctx, size_t bytes)
     : ctx_(ctx), p_(ctx.pool().allocate(bytes, ctx.stream())), bytes_(bytes) {}

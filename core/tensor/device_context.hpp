@@ -1,6 +1,7 @@
 #pragma once
-// A DeviceContext is the explicit handle every kernel call takes: the device, the memory pool
-// tensors for it are allocated from, and (CUDA) the stream and the cuBLAS / cuSPARSE handles.
+// A DeviceContext is the explicit handle every kernel call takes: the device, its backend
+// (device_backend.hpp: the host's, or CUDA's from libmlsys_cuda.so), the memory pool tensors for it
+// are allocated from, and (CUDA) the stream and the cuBLAS / cuSPARSE handles.
 // Its pool's statistics are registered with register_memory_reporter, so a command's summary.json
 // lists them under resources.pools.<name> ("live": true while the context exists; after it is
 // destroyed its final statistics stay listed with "live": false until a context of the same
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "core/tensor/device.hpp"
+#include "core/tensor/device_backend.hpp"
 #include "core/tensor/device_options.hpp"
 #include "core/tensor/memory_pool.hpp"
 
@@ -22,7 +24,8 @@ namespace mlsys {
 class DeviceContext {
  public:
   // pool_name defaults to "host" for cpu and "cuda:N" for CUDA; a suffix "#k" keeps the names of
-  // contexts alive at the same time distinct. Throws Error when the device is unavailable.
+  // contexts alive at the same time distinct. Throws ConfigError when the device's backend is
+  // unavailable (with the reason: no driver, no device, library missing) or the ordinal is not visible.
   explicit DeviceContext(Device device = Device::cpu(), uint64_t pool_limit_bytes = 0, std::string pool_name = "");
   ~DeviceContext();
   DeviceContext(const DeviceContext&) = delete;
@@ -34,11 +37,12 @@ class DeviceContext {
 
   Device device() const { return device_; }
   bool is_cuda() const { return device_.is_cuda(); }
+  DeviceBackend& backend() const { return *backend_; }
   MemoryPool& pool() const { return *pool_; }
   const std::shared_ptr<MemoryPool>& pool_ptr() const { return pool_; }
-  void* stream() const { return stream_; }          // cudaStream_t (nullptr on cpu)
-  void* blas_handle() const { return blas_; }       // cublasHandle_t (nullptr on cpu)
-  void* sparse_handle() const { return sparse_; }   // cusparseHandle_t (nullptr on cpu)
+  void* stream() const { return handles_.stream; }        // cudaStream_t (nullptr on cpu)
+  void* blas_handle() const { return handles_.blas; }     // cublasHandle_t (nullptr on cpu)
+  void* sparse_handle() const { return handles_.sparse; } // cusparseHandle_t (nullptr on cpu)
   // Waits for all work queued on this context (no-op on cpu).
   void synchronize() const;
   // Raw scratch memory from this context's pool, returned when the object dies.
@@ -60,10 +64,9 @@ class DeviceContext {
 
  private:
   Device device_;
+  DeviceBackend* backend_;
   std::shared_ptr<MemoryPool> pool_;
-  void* stream_ = nullptr;
-  void* blas_ = nullptr;
-  void* sparse_ = nullptr;
+  DeviceHandles handles_;
   int reporter_id_ = -1;
 };
 

@@ -3,10 +3,8 @@
 #include <cstring>
 
 #include "core/tensor/device_context.hpp"
+#include "core/tensor/device_backend.hpp"
 #include "core/tensor/memory_pool.hpp"
-#ifdef MLSYS_WITH_CUDA
-#include "core/tensor/cuda/cuda_runtime.hpp"
-#endif
 
 namespace mlsys {
 
@@ -135,13 +133,7 @@ void Tensor::copy_from(const Tensor& src) const {
 
 void Tensor::zero_() const {
   if (nbytes() == 0) return;
-  if (device().is_cpu()) {
-    std::memset(raw(), 0, nbytes());
-    return;
-  }
-#ifdef MLSYS_WITH_CUDA
-  cudart::memset_zero(raw(), nbytes(), device().index);
-#endif
+  device_backend(device().kind).zero(device().index, raw(), nbytes());
 }
 
 template <class From, class To>
@@ -197,16 +189,8 @@ void check_shape(const Tensor& t, const Shape& s, const char* what) {
 
 void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device, size_t bytes) {
   if (bytes == 0 || dst == src) return;
-  if (dst_device.is_cpu() && src_device.is_cpu()) {
-    std::memcpy(dst, src, bytes);
-    return;
-  }
-#ifdef MLSYS_WITH_CUDA
-  cudart::memcpy(dst, src, bytes);
-#else
-  throw Error("copy involving " + (dst_device.is_cpu() ? src_device : dst_device).str() +
-              " but this mlsys was built without CUDA (-DMLSYS_WITH_CUDA=ON)");
-#endif
+  // The device side's backend copies (host pointers on either side are allowed).
+  device_backend(dst_device.is_cpu() ? src_device.kind : dst_device.kind).copy(dst, src, bytes);
 }
 
 }  // namespace mlsys

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <string>
 
+#include "tests/common/skip.hpp"
+
 namespace mlsys::test {
 
 // A fresh empty folder under the build tree, removed when the object dies.
@@ -28,7 +30,8 @@ CommandResult run_mlsys(const std::string& args, const std::string& cwd = "");
 // Runs any shell command, capturing output.
 CommandResult run_shell(const std::string& command);
 
-// Shared real data ($MLSYS_DATA_DIR); empty when absent. Tests that need it MESSAGE and return.
+// Shared real data ($MLSYS_DATA_DIR); empty when absent. Tests that need it skip
+// (MLSYS_REQUIRE_SHARED_DATA), which ctest reports as skipped.
 std::filesystem::path shared_data();
 std::filesystem::path source_dir();
 void write_text(const std::filesystem::path& p, const std::string& content);
@@ -36,10 +39,9 @@ std::string read_text(const std::filesystem::path& p);
 
 }  // namespace mlsys::test
 
-// Use at the top of a test that needs ../shared: skips with a clear message when it is absent.
-#define MLSYS_REQUIRE_SHARED_DATA(var)                                                              \
-  auto var = ::mlsys::test::shared_data();                                                        \
-  if (var.empty()) {                                                                              \
-    MESSAGE("SKIPPED: set MLSYS_DATA_DIR to ../shared/data to run this test (real data absent)"); \
-    return;                                                                                       \
-  }
+// Use at the top of a test that needs ../shared: skips (reported by ctest as skipped) with a
+// clear message when it is absent.
+#define MLSYS_REQUIRE_SHARED_DATA(var)                                                                    \
+  auto var = ::mlsys::test::shared_data();                                                              \
+  if (var.empty())                                                                                      \
+  MLSYS_SKIP("no-shared-data", "set MLSYS_DATA_DIR to ../shared/data to run this test (real data absent)")

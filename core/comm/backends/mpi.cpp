@@ -9,13 +9,13 @@ namespace {
 class MpiBackend final : public Backend {
  public:
 #ifdef MLSYS_WITH_MPI
+  BackendStatus status() const override { return {true, detail::mpi_library_version()}; }
   std::unique_ptr<Communicator> make(const CommOptions& options, int) const override {
     return detail::create_mpi_communicator(options);
   }
 #else
-  bool built() const override { return false; }
-  std::string why_not_built() const override {
-    return "install libopenmpi-dev and reconfigure with -DMLSYS_WITH_MPI=ON";
+  BackendStatus status() const override {
+    return {false, "not built: install libopenmpi-dev (scripts/setup) and reconfigure with -DMLSYS_WITH_MPI=ON"};
   }
   std::unique_ptr<Communicator> make(const CommOptions&, int) const override { return nullptr; }
 #endif

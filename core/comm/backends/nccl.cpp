@@ -1,24 +1,26 @@
-// The nccl backend: one GPU per process, device buffers. The implementation is core/comm/nccl/
-// (built with CUDA and NCCL); registered in every build.
+// The nccl backend: one GPU per process, device buffers. The communicator lives in the plugin
+// libmlsys_nccl.so (core/comm/nccl/), loaded on first use; registered in every build.
 #include "core/comm/backend.hpp"
-#include "core/comm/backends.hpp"
+#include "core/tensor/plugin.hpp"
 
 namespace mlsys::comm {
 namespace {
 
 class NcclBackend final : public Backend {
  public:
-#ifdef MLSYS_WITH_NCCL
+  BackendStatus status() const override {
+    if (!plugin::find("nccl"))
+      return {false, "library missing: " + plugin::file_name("nccl") + " not found in " + plugin::search_path_text() +
+                         " (it is built with -DMLSYS_WITH_CUDA=ON when NCCL is found under /usr/local/cuda)"};
+    BackendStatus cuda = device_backend_status(Device::Kind::cuda);
+    if (!cuda.available) return {false, "needs the cuda device backend, which is unavailable: " + cuda.detail};
+    return plugin_communicator("nccl").status;
+  }
   std::unique_ptr<Communicator> make(const CommOptions& options, int device) const override {
-    return detail::create_nccl_communicator(options, device);
+    auto p = plugin_communicator("nccl");
+    if (!p.status.available) throw ConfigError("comm.backend 'nccl' is unavailable: " + p.status.detail);
+    return p.factory(options, device);
   }
-#else
-  bool built() const override { return false; }
-  std::string why_not_built() const override {
-    return "it needs CUDA and NCCL: reconfigure with -DMLSYS_WITH_CUDA=ON (NCCL found under /usr/local/cuda)";
-  }
-  std::unique_ptr<Communicator> make(const CommOptions&, int) const override { return nullptr; }
-#endif
 };
 
 const bool registered = backend_registry().add(

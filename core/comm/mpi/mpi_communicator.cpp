@@ -8,13 +8,18 @@
 
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "core/comm/backends.hpp"
 #include "core/comm/comm_error.hpp"
+#include "core/comm/comm_options.hpp"
 #include "core/comm/link_model.hpp"
+#include "core/runtime/system.hpp"
 
 namespace mlsys::comm::detail {
 namespace {
@@ -22,16 +27,38 @@ namespace {
 bool g_failed = false;
 
 // Initializes MPI on first use; finalizes it (or aborts the job after a failure) at exit.
+// MPI_Init_thread returns only when every process of the job has started MPI, so a rank that
+// stalls or dies before it would leave the others waiting forever: a watchdog ends this process
+// after comm.timeout_s with one error naming the rank and the operation (mpirun then ends the job).
 struct MpiRuntime {
   bool owned = false;
-  MpiRuntime() {
+  explicit MpiRuntime(double timeout_s) {
     int init = 0;
     MPI_Initialized(&init);
-    if (!init) {
-      int provided = 0;
-      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided);
-      owned = true;
+    if (init) return;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    std::thread watchdog([&] {
+      std::unique_lock<std::mutex> lock(mu);
+      if (cv.wait_for(lock, std::chrono::duration<double>(timeout_s), [&] { return done; })) return;
+      std::fprintf(stderr,
+                   "mlsys: error: rank %d of %d (mpi): MPI initialization timed out after %s waiting for every rank "
+                   "of the job to start MPI (one stalled or died before starting; raise comm.timeout_s if startup "
+                   "is just slow)\n",
+                   launcher_rank(), launcher_size(), seconds_text(timeout_s).c_str());
+      std::fflush(stderr);
+      std::_Exit(1);  // the main thread is inside MPI_Init_thread, which cannot be interrupted
+    });
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
     }
+    cv.notify_all();
+    watchdog.join();
+    owned = true;
   }
   ~MpiRuntime() {
     if (!owned) return;
@@ -47,8 +74,9 @@ struct MpiRuntime {
   }
 };
 
-MpiRuntime& runtime() {
-  static MpiRuntime rt;
+// The first call initializes MPI, bounded by `timeout_s` (comm.timeout_s of the first communicator).
+MpiRuntime& runtime(double timeout_s = CommOptions{}.timeout_s) {
+  static MpiRuntime rt(timeout_s);
   return rt;
 }
 
@@ -126,7 +154,7 @@ class MpiState final : public Request::State {
 class MpiCommunicator final : public Communicator {
  public:
   explicit MpiCommunicator(const CommOptions& o) : Communicator(o.timeout_s) {
-    runtime();
+    runtime(o.timeout_s);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
     MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
     MPI_Comm_rank(comm_, &rank_);
@@ -249,6 +277,16 @@ std::unique_ptr<Communicator> create_mpi_communicator(const CommOptions& options
   return std::make_unique<MpiCommunicator>(options);
 }
 
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  std::string v(text, size_t(len));
+  return v.substr(0, v.find_first_of(",\n"));
+}
+
+void mpi_init(double timeout_s) { runtime(timeout_s); }
+
 bool mpi_is_initialized() {
   int init = 0;
   MPI_Initialized(&init);
@@ -279,9 +317,16 @@ int mpi_local_rank() {
   return r;
 }
 
-void mpi_broadcast_bytes(void* data, size_t bytes, int root) {
-  runtime();
-  MPI_Bcast(data, to_int(bytes, "broadcast"), MPI_BYTE, root, MPI_COMM_WORLD);
+void mpi_broadcast_bytes(void* data, size_t bytes, int root, double timeout_s) {
+  runtime(timeout_s);
+  int me = 0, n = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  MpiState st("broadcast from rank " + std::to_string(root),
+              "rank " + std::to_string(me) + " of " + std::to_string(n) + " (mpi)", timeout_s);
+  st.reqs.resize(1);
+  MPI_Ibcast(data, to_int(bytes, "broadcast"), MPI_BYTE, root, MPI_COMM_WORLD, &st.reqs[0]);
+  st.wait();  // bounded: a root that never comes is a timeout naming it, not a hang
 }
 
 }  // namespace mlsys::comm::detail

@@ -1,9 +1,13 @@
-// The nccl backend: one GPU per process, buffers in device memory (memory() == cuda). All work is
-// enqueued on the communicator's own CUDA stream; a Request is a CUDA event that wait() polls
-// together with ncclCommGetAsyncError, so a dead peer ends in an error after comm.timeout_s
-// (the communicator is aborted with ncclCommAbort) instead of a hang. The ncclUniqueId comes
-// from rank 0 over MPI when running under mpirun, else through a file in comm.nccl_id_dir
-// (single node without MPI: rank and size from MLSYS_RANK / MLSYS_WORLD_SIZE).
+// The nccl backend: one GPU per process, buffers in device memory (memory() == cuda). This file is
+// the plugin libmlsys_nccl.so: its entry point registers the communicator with the core
+// (comm::register_plugin_communicator), which loads the plugin the first time comm.backend nccl
+// is asked for. All work is enqueued on the communicator's own CUDA stream, after everything
+// already queued on the device's blocking streams (a DeviceContext's compute stream), so the
+// buffers a kernel just wrote are complete; a Request is a CUDA event that wait() polls together
+// with ncclCommGetAsyncError, so a dead peer ends in an error after comm.timeout_s (the
+// communicator is aborted with ncclCommAbort) instead of a hang. The ncclUniqueId comes from
+// rank 0 over MPI when running under mpirun, else through a file in comm.nccl_id_dir (single
+// node without MPI: rank and size from MLSYS_RANK / MLSYS_WORLD_SIZE).
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
@@ -14,10 +18,11 @@
 #include <functional>
 #include <thread>
 
+#include "core/comm/backend.hpp"
 #include "core/comm/backends.hpp"
 #include "core/comm/comm_error.hpp"
-#include "core/comm/factory.hpp"
 #include "core/runtime/system.hpp"
+#include "core/tensor/plugin.hpp"
 
 namespace mlsys::comm::detail {
 namespace {
@@ -178,11 +183,12 @@ class NcclCommunicator final : public Communicator {
     ncclUniqueId id;
 #ifdef MLSYS_WITH_MPI
     if (launched_by_mpi_launcher()) {
+      mpi_init(o.timeout_s);
       rank_ = mpi_world_rank();
       size_ = mpi_world_size();
       if (device < 0) device = mpi_local_rank();
       if (rank_ == 0 && ncclGetUniqueId(&id) != ncclSuccess) throw CommError("nccl backend: ncclGetUniqueId failed");
-      mpi_broadcast_bytes(&id, sizeof id, 0);
+      mpi_broadcast_bytes(&id, sizeof id, 0, o.timeout_s);
     } else
 #endif
     {
@@ -226,25 +232,36 @@ class NcclCommunicator final : public Communicator {
     if (r != ncclSuccess && r != ncclInProgress)
       throw CommError(who() + ": ncclCommInitRank failed: " + ncclGetErrorString(r));
     cuda_check(cudaMalloc(&scratch_, 64), "cudaMalloc");
+    cuda_check(cudaEventCreateWithFlags(&produced_, cudaEventDisableTiming), "cudaEventCreate");
   }
   ~NcclCommunicator() override {
     if (comm_) ncclCommDestroy(comm_);
     if (scratch_) cudaFree(scratch_);
+    if (produced_) cudaEventDestroy(produced_);
     if (stream_) cudaStreamDestroy(stream_);
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   std::string backend() const override { return "nccl"; }
   Memory memory() const override { return Memory::cuda; }
+  bool accepts(const Device& d) const override { return d.is_cuda() && d.index == device_; }
   void flush_if_pending(const std::shared_ptr<P2pBatch>& b) {
     if (!b->issued) flush_p2p();
   }
 
  protected:
+  // Orders the next NCCL work after everything already queued on the device's blocking streams
+  // (the compute streams of DeviceContexts): the legacy default stream waits for all of them, so
+  // an event recorded on it completes when the buffers they write are done.
+  void after_queued_work() {
+    cuda_check(cudaEventRecord(produced_, cudaStreamLegacy), "ordering after queued kernels");
+    cuda_check(cudaStreamWaitEvent(stream_, produced_, 0), "ordering after queued kernels");
+  }
   // Runs `enqueue` (NCCL calls on stream_) and returns a request on an event recorded after it.
   // Issues the collected point-to-point operations as one group.
   void flush_p2p() {
     if (batch_->ops.empty()) return;
+    after_queued_work();
     auto batch = batch_;
     batch_ = std::make_shared<P2pBatch>();
     ncclGroupStart();
@@ -259,6 +276,7 @@ class NcclCommunicator final : public Communicator {
   template <class Fn>
   Request run(const std::string& op, uint64_t bytes_sent, Fn&& enqueue) {
     flush_p2p();  // point-to-point operations started before this collective go first
+    after_queued_work();
     ncclResult_t r = enqueue();
     if (r != ncclSuccess && r != ncclInProgress)
       throw CommError(who() + ": " + op + " failed: " + ncclGetErrorString(r));
@@ -359,6 +377,7 @@ class NcclCommunicator final : public Communicator {
   int rank_ = 0, size_ = 1, device_ = 0;
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
+  cudaEvent_t produced_ = nullptr;
   void* scratch_ = nullptr;
   std::shared_ptr<P2pBatch> batch_ = std::make_shared<P2pBatch>();
 };
@@ -374,9 +393,21 @@ void P2pState::wait() {
 }
 
 }  // namespace
-
-std::unique_ptr<Communicator> create_nccl_communicator(const CommOptions& options, int device) {
-  return std::make_unique<NcclCommunicator>(options, device);
-}
-
 }  // namespace mlsys::comm::detail
+
+extern "C" __attribute__((visibility("default"))) const char* mlsys_plugin_init(int abi) {
+  using namespace mlsys;
+  if (abi != plugin::kPluginAbi)
+    return "libmlsys_nccl.so was built for another mlsys (plugin ABI mismatch): rebuild it with this mlsys";
+  int v = 0;
+  if (ncclGetVersion(&v) != ncclSuccess) return "library missing: libnccl does not answer ncclGetVersion";
+  std::string version = "NCCL " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
+                        std::to_string(v % 100);
+  comm::register_plugin_communicator(
+      "nccl",
+      [](const CommOptions& o, int device) -> std::unique_ptr<comm::Communicator> {
+        return std::make_unique<comm::detail::NcclCommunicator>(o, device);
+      },
+      version);
+  return nullptr;
+}

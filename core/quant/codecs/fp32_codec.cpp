@@ -25,9 +25,7 @@ class Fp32Codec final : public Codec {
 
  private:
   void copy(const void* src, void* dst, size_t bytes) const {
-#ifdef MLSYS_WITH_CUDA
     if (p_.impl == Impl::cuda) return kernels::copy_cuda(src, bytes, dst, p_.cuda_stream);
-#endif
     if (bytes) std::memcpy(dst, src, bytes);
   }
   CodecParams p_;

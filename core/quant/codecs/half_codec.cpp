@@ -21,10 +21,7 @@ class HalfCodec final : public Codec {
       case Impl::fast:
         return kernels::half_encode_fast(x, n, bf16_, out);
       case Impl::cuda:
-#ifdef MLSYS_WITH_CUDA
         return kernels::half_encode_cuda(x, n, bf16_, out, p_.cuda_stream);
-#endif
-        break;
     }
   }
   void decode(const uint8_t* in, size_t rows, size_t cols, float* out) const override {
@@ -35,10 +32,7 @@ class HalfCodec final : public Codec {
       case Impl::fast:
         return kernels::half_decode_fast(in, n, bf16_, out);
       case Impl::cuda:
-#ifdef MLSYS_WITH_CUDA
         return kernels::half_decode_cuda(in, n, bf16_, out, p_.cuda_stream);
-#endif
-        break;
     }
   }
 

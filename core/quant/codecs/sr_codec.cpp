@@ -23,10 +23,7 @@ class SrCodec final : public Codec {
       case Impl::fast:
         return kernels::sr_encode_fast(x, rows, cols, bits_, p_.meta, seed, out);
       case Impl::cuda:
-#ifdef MLSYS_WITH_CUDA
         return kernels::sr_encode_cuda(x, rows, cols, bits_, p_.meta, seed, out, p_.cuda_stream);
-#endif
-        break;
     }
   }
   void decode(const uint8_t* in, size_t rows, size_t cols, float* out) const override {
@@ -37,10 +34,7 @@ class SrCodec final : public Codec {
       case Impl::fast:
         return kernels::sr_decode_fast(in, rows, cols, bits_, p_.meta, out);
       case Impl::cuda:
-#ifdef MLSYS_WITH_CUDA
         return kernels::sr_decode_cuda(in, rows, cols, bits_, p_.meta, out, p_.cuda_stream);
-#endif
-        break;
     }
   }
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "core/quant/kernels.hpp"
+#include "core/quant/cuda/cuda_codec_kernels.hpp"
 #include "core/quant/rng.hpp"
 #include "core/quant/sr_format.hpp"
 #include "core/util/error.hpp"
@@ -107,7 +107,9 @@ __global__ void half_decode_kernel(const uint8_t* in, size_t n, bool bf16, float
 
 }  // namespace
 
-void sr_encode_cuda(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
+namespace cuda {
+
+void sr_encode(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
                     void* stream) {
   auto s = static_cast<cudaStream_t>(stream);
   sr_meta_kernel<<<blocks_for(rows * 32, kThreads), kThreads, 0, s>>>(x, rows, cols, bits, m, out);
@@ -117,26 +119,27 @@ void sr_encode_cuda(const float* x, size_t rows, size_t cols, int bits, MetaPrec
   check(cudaGetLastError(), "sr pack kernel");
 }
 
-void sr_decode_cuda(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out, void* stream) {
+void sr_decode(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out, void* stream) {
   sr_unpack_kernel<<<blocks_for(rows * cols, kThreads), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
       in, rows, cols, bits, m, out);
   check(cudaGetLastError(), "sr unpack kernel");
 }
 
-void half_encode_cuda(const float* x, size_t n, bool bf16, uint8_t* out, void* stream) {
+void half_encode(const float* x, size_t n, bool bf16, uint8_t* out, void* stream) {
   if (!n) return;
   half_encode_kernel<<<blocks_for(n, kThreads), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(x, n, bf16, out);
   check(cudaGetLastError(), "half encode kernel");
 }
 
-void half_decode_cuda(const uint8_t* in, size_t n, bool bf16, float* out, void* stream) {
+void half_decode(const uint8_t* in, size_t n, bool bf16, float* out, void* stream) {
   if (!n) return;
   half_decode_kernel<<<blocks_for(n, kThreads), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(in, n, bf16, out);
   check(cudaGetLastError(), "half decode kernel");
 }
 
-void copy_cuda(const void* src, size_t bytes, void* dst, void* stream) {
+void copy(const void* src, size_t bytes, void* dst, void* stream) {
   if (bytes) check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(stream)), "copy");
 }
 
+}  // namespace cuda
 }  // namespace mlsys::quant::kernels

@@ -13,13 +13,44 @@ static void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw Error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
-int device_count() {
+static std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+int device_count(std::string* why) {
   int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
     (void)cudaGetLastError();  // clear the sticky "no driver" error
+    if (why) {
+      int driver = 0;
+      cudaDriverGetVersion(&driver);
+      if (e == cudaErrorInsufficientDriver)
+        *why = "driver too old: it supports CUDA " + version_text(driver) + ", the runtime is CUDA " +
+               version_text(CUDART_VERSION) + " (update the NVIDIA driver)";
+      else
+        *why = std::string("no usable device (") + cudaGetErrorString(e) + ")";
+    }
     return 0;
   }
+  if (n == 0 && why) *why = "no device (the CUDA runtime sees no GPU)";
   return n;
+}
+
+std::string describe_devices() {
+  std::string why;
+  int n = device_count(&why);
+  if (n == 0) return why;
+  std::string out = std::to_string(n) + (n == 1 ? " device: " : " devices: ");
+  for (int d = 0; d < n; ++d) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, d) != cudaSuccess) continue;
+    if (d) out += ", ";
+    out += std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ", " +
+           std::to_string(p.totalGlobalMem >> 30) + " GiB)";
+  }
+  int runtime = 0, driver = 0;
+  cudaRuntimeGetVersion(&runtime);
+  cudaDriverGetVersion(&driver);
+  return out + "; CUDA runtime " + version_text(runtime) + ", driver " + version_text(driver);
 }
 
 void set_device(int index) { check(cudaSetDevice(index), "cudaSetDevice"); }
@@ -88,5 +119,14 @@ void device_free(void* p) {
 }
 
 void check_last(const char* what) { check(cudaGetLastError(), what); }
+
+int device_of(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
+}
 
 }  // namespace mlsys::cudart

@@ -5,13 +5,31 @@
 #include <stdexcept>
 
 #include "core/comm/quantized.hpp"
+#include "core/comm/tensor_ops.hpp"
 #include "core/quant/codec.hpp"
+#include "core/quant/device_kernels.hpp"
 #include "core/quant/rng.hpp"
-#ifdef MLSYS_WITH_CUDA
-#include <cuda_runtime_api.h>
-#endif
+#include "core/tensor/device_context.hpp"
 
 namespace mlsys::test {
+
+namespace {
+DataContextFn& data_context_override() {
+  static DataContextFn fn;
+  return fn;
+}
+}  // namespace
+
+void set_data_context(DataContextFn fn) { data_context_override() = std::move(fn); }
+
+DeviceContext& data_context(const comm::Communicator& c) {
+  if (data_context_override()) return data_context_override()(c);
+  if (c.accepts(Device::cpu())) return cpu_context();
+  for (int d = 0; d < cuda_device_count(); ++d)
+    if (c.accepts(Device::cuda(d))) return default_context(Device::cuda(d));
+  throw std::runtime_error("communicator '" + c.backend() + "' accepts neither host memory nor a visible GPU");
+}
+
 namespace {
 
 using comm::Communicator;
@@ -22,39 +40,27 @@ void expect(bool ok, const Communicator& c, const std::string& what) {
     throw std::runtime_error("rank " + std::to_string(c.rank()) + " of " + std::to_string(c.size()) + ": " + what);
 }
 
-// A buffer in the memory the communicator wants (host, or CUDA for nccl), with a host mirror.
+// A buffer in memory the communicator takes directly (host, or its GPU for nccl), with a host
+// mirror: the plain collectives get raw pointers of that memory.
 template <class T>
 class Buf {
  public:
-  Buf(const Communicator& c, size_t n) : host(n), cuda_(c.memory() == comm::Memory::cuda) {
-#ifdef MLSYS_WITH_CUDA
-    if (cuda_ && n) cudaMalloc(&dev_, n * sizeof(T));
-#endif
+  Buf(const Communicator& c, size_t n) : host(n) {
+    if (!c.accepts(Device::cpu())) dev_ = Tensor::empty({int64_t(n)}, dtype_of<T>, data_context(c));
   }
-  ~Buf() {
-#ifdef MLSYS_WITH_CUDA
-    if (dev_) cudaFree(dev_);
-#endif
-  }
-  Buf(const Buf&) = delete;
-  Buf& operator=(const Buf&) = delete;
-  T* ptr() { return cuda_ ? static_cast<T*>(dev_) : host.data(); }
+  T* ptr() { return dev_.defined() ? static_cast<T*>(dev_.raw()) : host.data(); }
   std::span<T> span() { return {ptr(), host.size()}; }
   void upload() {
-#ifdef MLSYS_WITH_CUDA
-    if (cuda_ && dev_) cudaMemcpy(dev_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
-#endif
+    if (dev_.defined() && !host.empty()) copy_bytes(dev_.raw(), dev_.device(), host.data(), Device::cpu(), bytes());
   }
   void download() {
-#ifdef MLSYS_WITH_CUDA
-    if (cuda_ && dev_) cudaMemcpy(host.data(), dev_, host.size() * sizeof(T), cudaMemcpyDeviceToHost);
-#endif
+    if (dev_.defined() && !host.empty()) copy_bytes(host.data(), Device::cpu(), dev_.raw(), dev_.device(), bytes());
   }
   std::vector<T> host;
 
  private:
-  bool cuda_;
-  void* dev_ = nullptr;
+  size_t bytes() const { return host.size() * sizeof(T); }
+  Tensor dev_;
 };
 
 // Deterministic value that rank `src` sends to `dst` at index i (exact in float).
@@ -277,12 +283,15 @@ std::vector<float> halo_block(int src, int dst, size_t rows, size_t cols) {
   return x;
 }
 
+// The quantized collectives run where the data context puts the data (host, a GPU, an emulated
+// device) with the codec's kernels for that memory, and must match the reference codec bit for bit.
 void quantized_all_to_all_matches_reference(Communicator& c) {
   const int n = c.size(), me = c.rank();
   const uint64_t seed = 77;
+  DeviceContext& ctx = data_context(c);
   for (std::string name : {"sr1", "sr2", "sr4", "sr8", "fp16", "fp32"}) {
     for (size_t cols : {size_t(1), size_t(13), size_t(128)}) {
-      auto codec = quant::make_codec(name);
+      auto codec = quant::make_codec(name, quant::params_for(ctx));
       quant::CodecParams rp;
       rp.impl = quant::Impl::reference;
       auto ref = quant::make_codec(name, rp);
@@ -296,7 +305,11 @@ void quantized_all_to_all_matches_reference(Communicator& c) {
         auto b = halo_block(me, p, sr[size_t(p)], cols);
         send.insert(send.end(), b.begin(), b.end());
       }
-      auto vol = comm::all_to_all_v_quantized(c, *codec, send.data(), sr, recv.data(), rr, cols, seed);
+      const int64_t rows_in = int64_t(recv.size() / cols), rows_out = int64_t(send.size() / cols);
+      Tensor dsend = Tensor::from_vector(send, {rows_out, int64_t(cols)}).to(ctx);
+      Tensor drecv = Tensor::zeros({rows_in, int64_t(cols)}, DType::f32, ctx);
+      auto vol = comm::all_to_all_v_quantized(c, ctx, *codec, dsend, sr, drecv, rr, seed);
+      recv = drecv.to_vector<float>();
       uint64_t raw = 0, wire = 0;
       for (int p = 0; p < n; ++p)
         if (p != me) {
@@ -322,10 +335,12 @@ void quantized_all_to_all_matches_reference(Communicator& c) {
 
 void quantized_all_reduce_matches_reference(Communicator& c) {
   const size_t count = 1000;  // 7 rows of 128 plus a tail of 104
+  DeviceContext& ctx = data_context(c);
   for (std::string name : {"sr1", "sr4", "sr8", "fp32"}) {
-    auto codec = quant::make_codec(name);
-    std::vector<float> x = halo_block(c.rank(), 99, 1, count);
-    auto vol = comm::all_reduce_quantized(c, *codec, x.data(), count, 5);
+    auto codec = quant::make_codec(name, quant::params_for(ctx));
+    Tensor dx = Tensor::from_vector(halo_block(c.rank(), 99, 1, count)).to(ctx);
+    auto vol = comm::all_reduce_quantized(c, ctx, *codec, dx, 5);
+    std::vector<float> x = dx.to_vector<float>();
     expect(vol.raw_bytes == count * 4 * uint64_t(c.size() - 1), c, "all_reduce_quantized raw bytes");
     // Expected: sum in rank order of each rank's decoded contribution, encoded by the reference.
     quant::CodecParams rp;
@@ -346,6 +361,25 @@ void quantized_all_reduce_matches_reference(Communicator& c) {
   }
 }
 
+// Tensor collectives (tensor_ops.hpp) on the data context's memory: staged through the host
+// exactly when the communicator does not take that memory.
+void tensor_all_reduce_and_broadcast(Communicator& c) {
+  DeviceContext& ctx = data_context(c);
+  std::vector<float> v(1000);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = value(c.rank(), 0, i);
+  Tensor t = Tensor::from_vector(v).to(ctx);
+  comm::iall_reduce(c, t).wait();
+  auto got = t.to_vector<float>();
+  for (size_t i = 0; i < v.size(); ++i) {
+    float want = 0;
+    for (int r = 0; r < c.size(); ++r) want += value(r, 0, i);
+    expect(got[i] == want, c, "tensor all_reduce at " + std::to_string(i));
+  }
+  Tensor b = Tensor::from_vector(std::vector<float>(17, float(c.rank() + 1))).to(ctx);
+  comm::broadcast(c, b, c.size() - 1);
+  for (float x : b.to_vector<float>()) expect(x == float(c.size()), c, "tensor broadcast");
+}
+
 }  // namespace
 
 const std::vector<CollectiveCase>& collective_cases() {
@@ -359,8 +393,9 @@ const std::vector<CollectiveCase>& collective_cases() {
       {"all_to_all_v_variable", all_to_all_v_variable},
       {"barrier_and_stats", barrier_and_stats},
       {"async_overlap", async_overlap},
-      {"quantized_all_to_all_matches_reference", quantized_all_to_all_matches_reference, true},
-      {"quantized_all_reduce_matches_reference", quantized_all_reduce_matches_reference, true},
+      {"tensor_all_reduce_and_broadcast", tensor_all_reduce_and_broadcast},
+      {"quantized_all_to_all_matches_reference", quantized_all_to_all_matches_reference},
+      {"quantized_all_reduce_matches_reference", quantized_all_reduce_matches_reference},
   };
   return cases;
 }

@@ -162,3 +162,60 @@ TEST_CASE("comm/inproc: Request::test polls without blocking and then() runs aft
   });
   CHECK(continued == 1);
 }
+
+// #16.7: a rank that stalls (asleep, stuck in a loop) mid-run. Rank 0's pending requests fail at
+// its first timeout (the later ones at once, not each after another timeout), and run_inproc
+// reports that within about comm.timeout_s instead of waiting for the stalled rank to return.
+TEST_CASE("comm/inproc: a rank that stalls mid-run is reported within about comm.timeout_s") {
+  CommOptions o;
+  o.timeout_s = 1;
+  auto t0 = std::chrono::steady_clock::now();
+  // The stalled rank is left running after the report: its body uses nothing of this test's frame.
+  std::string err = failure_of(2, o, [](comm::Communicator& c) {
+    std::vector<float> g(64, 1.0f);
+    c.all_reduce(std::span<float>(g));  // a few healthy steps
+    c.barrier();
+    if (c.rank() == 1) {
+      std::this_thread::sleep_for(std::chrono::seconds(6));  // the stall
+      c.barrier();                                           // fails at once: the group was aborted
+      return;
+    }
+    std::vector<std::vector<float>> grads(4, std::vector<float>(64, 1.0f));
+    std::vector<comm::Request> pending;
+    for (auto& v : grads) pending.push_back(c.iall_reduce(std::span<float>(v)));
+    comm::Request::wait_all(pending);
+  });
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CAPTURE(err);
+  CHECK(err.find("rank 0 of 2 (inproc): all_reduce") != std::string::npos);
+  CHECK(err.find("timed out after 1 s waiting for rank 1") != std::string::npos);
+  CHECK(secs < 2.0 * o.timeout_s + 0.5);  // 1x to detect, at most 1 s of grace; not 4 pending x 1x, not 6 s
+}
+
+TEST_CASE("comm/inproc: after a failure, later waits on the communicator fail at once naming the first failure") {
+  CommOptions o;
+  o.timeout_s = 0.3;
+  std::vector<std::string> seen;
+  std::mutex mu;
+  comm::run_inproc(1, o, [&](comm::Communicator& c) {
+    float x = 0;
+    auto first = c.irecv(&x, sizeof x, 0, 1);  // nobody sends: times out
+    auto second = c.irecv(&x, sizeof x, 0, 2);
+    auto t0 = std::chrono::steady_clock::now();
+    for (auto* r : {&first, &second}) {
+      try {
+        r->wait();
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(mu);
+        seen.push_back(e.what());
+      }
+    }
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(secs < 2 * o.timeout_s);  // the second did not wait its own timeout
+    CHECK(c.failed());
+  });
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].find("timed out") != std::string::npos);
+  CHECK(seen[1].find("abandoned because an earlier one failed") != std::string::npos);
+  CHECK(seen[1].find("timed out") != std::string::npos);
+}

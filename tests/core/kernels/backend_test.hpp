@@ -3,8 +3,8 @@
 //
 //   BACKEND_TEST("spmm matches the reference") { ... uses `ctx` (a DeviceContext&) ... }
 //
-// registers "<name> [cpu]" (always) and "<name> [cuda]" (runs when CUDA is compiled in and a GPU
-// is visible, otherwise prints "SKIPPED: no CUDA device").
+// registers "<name> [cpu]" (always) and "<name> [cuda]" (runs when the cuda backend is available:
+// libmlsys_cuda.so, a driver and a GPU; otherwise it is reported as skipped with the reason).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -14,12 +14,19 @@
 #include <vector>
 
 #include "core/tensor/csr.hpp"
+#include "core/tensor/device_backend.hpp"
 #include "core/tensor/device_context.hpp"
 #include "core/tensor/tensor.hpp"
+#include "tests/common/skip.hpp"
 
 namespace mlsys::test {
 
 inline bool cuda_present() { return cuda_device_count() > 0; }
+// Why the cuda backend cannot run here ("" when it can).
+inline std::string cuda_missing() {
+  BackendStatus s = device_backend_status(Device::Kind::cuda);
+  return s.available ? std::string() : s.detail;
+}
 
 // Host f32 tensor with U(lo, hi) entries, deterministic per seed.
 inline Tensor rand_tensor(const Shape& s, uint64_t seed, float lo = -1.f, float hi = 1.f) {
@@ -56,10 +63,8 @@ inline void check_close(const std::vector<float>& a, const std::vector<float>& b
     fn(ctx);                                                              \
   }                                                                       \
   TEST_CASE(name " [cuda]") {                                             \
-    if (!::mlsys::test::cuda_present()) {                                 \
-      MESSAGE("SKIPPED: no CUDA device");                                 \
-      return;                                                             \
-    }                                                                     \
+    if (std::string why = ::mlsys::test::cuda_missing(); !why.empty())    \
+      MLSYS_SKIP("no-gpu", "cuda backend unavailable: " << why);          \
     ::mlsys::DeviceContext ctx(::mlsys::Device::cuda(0));                 \
     fn(ctx);                                                              \
   }                                                                       \

@@ -92,5 +92,11 @@ TEST_CASE("device contexts from the device: config section") {
   CHECK(ctx->device().is_cpu());
   CHECK(ctx->pool().stats().limit_bytes == 1 << 20);
   o.type = "cuda";
-  if (!cuda_compiled()) CHECK_THROWS_WITH_AS(DeviceContext::from_options(o), doctest::Contains("MLSYS_WITH_CUDA"), Error);
+  BackendStatus s = device_backend_status(Device::Kind::cuda);
+  if (!s.available) {
+    CHECK_THROWS_WITH_AS(DeviceContext::from_options(o), doctest::Contains(("unavailable: " + s.detail).c_str()), ConfigError);
+  } else {
+    auto gpu = DeviceContext::from_options(o);
+    CHECK(gpu->device() == Device::cuda(0));
+  }
 }

@@ -1,31 +1,27 @@
-// The collective cases on the nccl backend with one rank per visible GPU is run under mpirun
-// (tests/core/standalone/test_comm_mpi.cpp); here one process, one rank: the device-buffer paths.
-#include <cuda_runtime_api.h>
+// The collective cases on the nccl backend, one process and one rank: the device-buffer paths
+// (the quantized collectives included: encoded on the GPU, handed to NCCL without staging).
+// Across ranks they run under mpirun (tests/core/standalone/comm_mpi_test.cpp). Skipped where
+// the nccl backend is unavailable (no plugin, no NCCL, no GPU).
 #include <doctest/doctest.h>
 
 #include "core/comm/factory.hpp"
+#include "tests/common/skip.hpp"
 #include "tests/core/comm/collective_cases.hpp"
 
 using namespace mlsys;
 
-TEST_CASE("comm/nccl: every collective case on one rank (skipped without a GPU)") {
-#ifndef MLSYS_WITH_NCCL
-  MESSAGE("SKIPPED: built without NCCL");
-#else
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    MESSAGE("SKIPPED: no CUDA device visible; the nccl backend needs a GPU");
-    return;
-  }
+TEST_CASE("comm/nccl: every collective case on one rank") {
+  auto b = comm::backend_registry().create("nccl");
+  if (BackendStatus s = b->status(); !s.available) MLSYS_SKIP("no-nccl", "nccl backend unavailable: " << s.detail);
   CommOptions o;
   o.backend = "nccl";
   o.timeout_s = 60;
-  auto c = comm::backend("nccl")->make(o, 0);  // device 0
+  auto c = b->make(o, 0);  // device 0
   REQUIRE(c->memory() == comm::Memory::cuda);
+  REQUIRE(c->accepts(Device::cuda(0)));
+  REQUIRE_FALSE(c->accepts(Device::cpu()));
   for (const auto& tc : test::collective_cases()) {
-    if (tc.host_only) continue;
     CAPTURE(tc.name);
     CHECK_NOTHROW(tc.body(*c));
   }
-#endif
 }
