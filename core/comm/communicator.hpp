@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/tensor/device.hpp"
 #include "core/tensor/dtype.hpp"
 
 namespace mlsys::comm {
@@ -91,6 +92,10 @@ class Communicator {
   virtual int size() const = 0;
   virtual std::string backend() const = 0;  // "inproc" | "mpi" | "nccl"
   virtual Memory memory() const { return Memory::host; }
+  // Whether buffers in `d`'s memory can be handed to this communicator as they are. Callers whose
+  // data lives elsewhere stage it through host memory (the only place every backend reaches
+  // through a copy); this capability, not a device check at the call site, decides.
+  bool accepts(const Device& d) const { return d.is_cuda() ? memory() == Memory::cuda : memory() == Memory::host; }
   double timeout_s() const { return timeout_s_; }
 
   // ---- blocking operations (byte / element counts; see the typed helpers below) ----

@@ -14,8 +14,29 @@
 
 #include "core/comm/communicator.hpp"
 #include "core/quant/codec.hpp"
+#include "core/tensor/device_context.hpp"
+#include "core/tensor/tensor.hpp"
 
 namespace mlsys::comm {
+
+// Where the data of a quantized exchange lives and how it is cut into ranges.
+struct QuantizedOptions {
+  // The context of the send/recv memory (its device and pool); nullptr = host memory. The codec
+  // must run there (quant::impl_for(device)). The wire buffers come from its pool and go to the
+  // communicator as they are when it takes that memory (Communicator::accepts), else through host
+  // staging of the wire bytes (which are up to 32x smaller than the values).
+  DeviceContext* ctx = nullptr;
+  // Values per quantization range: a destination block of R x cols values is encoded as runs of
+  // this many consecutive values (the last run shorter), each with its own min and scale. 0 = one
+  // range per row.
+  size_t range_values = 0;
+  // If set (same memory as send): receives decode(encode(send)) of every block this rank sends, as
+  // the peers will see it (error feedback keeps send - sent).
+  float* sent = nullptr;
+};
+
+// Wire bytes of one destination block of rows x cols values.
+size_t block_wire_bytes(const quant::Codec& codec, size_t rows, size_t cols, size_t range_values);
 
 struct WireVolume {
   uint64_t raw_bytes = 0;   // fp32 bytes this rank would have sent
@@ -33,15 +54,17 @@ uint64_t block_seed(uint64_t seed, int src, int dst);
 
 // send: sum(send_rows) rows x cols floats, grouped by destination rank in rank order;
 // recv: sum(recv_rows) rows x cols, grouped by source rank. Blocks to/from self are copied
-// through the codec too (so every row sees the same quantization). Host memory with a CPU codec;
-// device memory (nccl backend) with a codec made with CodecParams::impl = Impl::cuda.
+// through the codec too (so every row sees the same quantization). The memory is where
+// options.ctx says (host by default); the codec runs there.
 WireVolume all_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
                                   std::span<const size_t> send_rows, float* recv, std::span<const size_t> recv_rows,
-                                  size_t cols, uint64_t seed);
-// Asynchronous: encodes now (on the calling thread), exchanges in the background, decodes in wait().
+                                  size_t cols, uint64_t seed, const QuantizedOptions& options = {});
+// Asynchronous: encodes now (on the calling thread), exchanges in the background, decodes in wait()
+// (on the thread that waits, e.g. a ProgressEngine's).
 QuantizedRequest iall_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
                                          std::span<const size_t> send_rows, float* recv,
-                                         std::span<const size_t> recv_rows, size_t cols, uint64_t seed);
+                                         std::span<const size_t> recv_rows, size_t cols, uint64_t seed,
+                                         const QuantizedOptions& options = {});
 
 // Sum over ranks of decode(encode(data_r)); the vector is cut into rows of `row_len` values (the
 // last row may be shorter). Every rank gets the same result bit for bit (summed in rank order).

@@ -52,6 +52,8 @@ const char* to_string(Impl i) {
   return "?";
 }
 
+Impl impl_for(const Device& d) { return d.is_cuda() ? Impl::cuda : Impl::fast; }
+
 std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& params) {
 #ifndef MLSYS_WITH_CUDA
   if (params.impl == Impl::cuda)

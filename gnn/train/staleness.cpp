@@ -7,10 +7,12 @@
 
 namespace mlsys::gnn {
 
-StalenessAdaptor::StalenessAdaptor(const StalenessOptions& o, int fwd_bits, int bwd_bits, bool pipeline, bool exchanging)
+StalenessAdaptor::StalenessAdaptor(const StalenessOptions& o, int fwd_bits, int bwd_bits, bool pipeline, bool exchanging,
+                                   int fp32_warmup)
     : o_(o),
       pipeline_(pipeline && exchanging),
       adaptive_(o.adaptive && exchanging),
+      warmup_(exchanging ? fp32_warmup : 0),
       fwd_floor_(fwd_bits),
       bwd_floor_(bwd_bits),
       fwd_(fwd_bits),
@@ -27,8 +29,9 @@ int StalenessAdaptor::step(int bits, int dir, int floor) const {
 
 EpochPlan StalenessAdaptor::plan(int epoch) {
   EpochPlan p;
-  p.fwd_bits = fwd_;
-  p.bwd_bits = bwd_;
+  const bool warming = epoch < warmup_;
+  p.fwd_bits = warming ? ladder_.back() : fwd_;  // the widest width on offer: lossless fp32
+  p.bwd_bits = warming ? ladder_.back() : bwd_;
   bool fresh = force_fresh_ || !pipeline_ || last_fresh_ < 0 || (o_.bound > 0 && epoch - last_fresh_ >= o_.bound);
   p.stale = !fresh;
   if (fresh) last_fresh_ = epoch;

@@ -41,7 +41,8 @@ class StalenessAdaptor {
   // fwd_bits/bwd_bits: the configured widths (where epochs start, and the floor when relaxing).
   // exchanging: workers exchange halos (more than one); without it every epoch is fresh, the
   // adaptive rule is off and the widths stay as configured. pipeline: gnn.pipeline.
-  StalenessAdaptor(const StalenessOptions& o, int fwd_bits, int bwd_bits, bool pipeline, bool exchanging);
+  // fp32_warmup: the first epochs exchange fp32 (gnn.halo.fp32_warmup).
+  StalenessAdaptor(const StalenessOptions& o, int fwd_bits, int bwd_bits, bool pipeline, bool exchanging, int fp32_warmup = 0);
   EpochPlan plan(int epoch);
   // Loss of the epoch just finished (global); may switch bits for the following epochs.
   void observe(int epoch, double loss);
@@ -62,6 +63,7 @@ class StalenessAdaptor {
   int step(int bits, int dir, int floor) const;
   StalenessOptions o_;
   bool pipeline_, adaptive_;
+  int warmup_ = 0;
   int fwd_floor_, bwd_floor_;
   int fwd_, bwd_, last_fresh_ = -1;
   bool force_fresh_ = true;
