@@ -162,13 +162,14 @@ void train_mode(RunContext& ctx) {
 
   ctx.write_table("epochs.csv", epochs_table(r));
   if (!r.switches.empty()) {
-    Table t({"epoch", "action", "fwd_bits_from", "fwd_bits_to", "bwd_bits_from", "bwd_bits_to", "loss_trend"});
+    Table t({"epoch", "action", "fwd_bits_from", "fwd_bits_to", "bwd_bits_from", "bwd_bits_to", "loss_trend", "threshold",
+             "smoothed_loss_from", "smoothed_loss_to"});
     for (const auto& sw : r.switches) {
       std::vector<Table::Cell> row;
       row.emplace_back(int64_t{sw.epoch});
       row.emplace_back(sw.what);
       for (int v : {sw.fwd_from, sw.fwd_to, sw.bwd_from, sw.bwd_to}) row.emplace_back(int64_t{v});
-      row.emplace_back(sw.trend);
+      for (double v : {sw.trend, sw.threshold, sw.smoothed_from, sw.smoothed_to}) row.emplace_back(v);
       t.add_row(std::move(row));
     }
     ctx.write_table("switches.csv", t);

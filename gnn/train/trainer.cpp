@@ -173,8 +173,11 @@ class Worker {
       Json h = load_checkpoint(o_.resume, *opt_);
       start_ = static_cast<int>(h["epoch"].as_int());
       const Json& st = h["adaptor"];
+      const Json* ff = st.find("fwd_floor");
+      const Json* bf = st.find("bwd_floor");
       bsa_->restore({static_cast<int>(st.find("fwd_bits")->as_int()), static_cast<int>(st.find("bwd_bits")->as_int()),
-                     static_cast<int>(st.find("last_fresh")->as_int()), st.find("ema")->as_number(), 0});
+                     static_cast<int>(st.find("last_fresh")->as_int()), st.find("ema")->as_number(), 0,
+                     ff ? static_cast<int>(ff->as_int()) : 0, bf ? static_cast<int>(bf->as_int()) : 0});
       best_val_ = h["best_val"].as_number();
       test_at_best_ = h["test_at_best_val"].as_number();
       if (rank_ == 0) {
@@ -324,6 +327,8 @@ class Worker {
     a["bwd_bits"] = st.bwd_bits;
     a["last_fresh"] = st.last_fresh;
     a["ema"] = st.ema;
+    a["fwd_floor"] = st.fwd_floor;
+    a["bwd_floor"] = st.bwd_floor;
     h["adaptor"] = a;
     h["best_val"] = best_val_;
     h["test_at_best_val"] = test_at_best_;

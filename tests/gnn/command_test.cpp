@@ -98,3 +98,17 @@ TEST_CASE("convert writes a .mlsg that trains like its source") {
   REQUIRE(b.exit_code == 0);
   CHECK(column(read_text(t / "a/epochs.csv"), "loss") == column(read_text(t / "b/epochs.csv"), "loss"));
 }
+
+TEST_CASE("the adaptive example settles: at most 3 switches in 100 epochs, each with its measured trend") {
+  TempDir t;
+  auto r = run_mlsys("train-gnn " + (mlsys::test::source_dir() / "configs/train-gnn/adaptive.yaml").string() + " --out " +
+                     (t / "run").string() + " --set gnn.epochs=100 --set gnn.graph.cache_dir=" + (t / "cache").string());
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto sw = t / "run/switches.csv";
+  REQUIRE(std::filesystem::exists(sw));  // the example does adapt
+  auto epochs = column(read_text(sw), "epoch");
+  CHECK(!epochs.empty());
+  CHECK(epochs.size() <= 3);
+  for (const auto& v : column(read_text(sw), "loss_trend")) CHECK(!v.empty());
+}

@@ -97,6 +97,8 @@ TEST_CASE("adaptive staleness escalates bits on a stalled loss and relaxes on a 
   c.adaptive = true;
   c.window = 3;
   c.tolerance = 0.01;
+  c.cooldown = 3;
+  c.hold = 5;
   StalenessAdaptor a(c, 1, 1, /*pipeline=*/true, /*exchanging=*/true);
   int e = 0;
   CHECK_FALSE(a.plan(e).stale);  // epoch 0 fresh
@@ -121,6 +123,30 @@ TEST_CASE("adaptive staleness escalates bits on a stalled loss and relaxes on a 
   REQUIRE(a.switches().size() > before);
   CHECK(a.switches().back().what == "relax");
   CHECK(a.plan(e).fwd_bits == 1);  // never below the configured width
+}
+
+TEST_CASE("adaptive staleness settles: cool-down and a doubling hold stop the 1<->2 bit flip-flop") {
+  // The loss pattern that made the old adaptor switch every 5 epochs: it stalls at 1 bit and
+  // falls right after each escalation. Each switch must carry the trend that triggered it.
+  StalenessOptions c;
+  c.adaptive = true;
+  c.window = 5;
+  c.tolerance = 0.002;
+  StalenessAdaptor a(c, 1, 1, /*pipeline=*/true, /*exchanging=*/true);
+  double loss = 1.0;
+  for (int e = 0; e < 100; ++e) {
+    const EpochPlan p = a.plan(e);
+    loss *= p.fwd_bits > 1 ? 0.97 : 1.0;  // falls at 2 bits, stalls at 1 bit
+    a.observe(e, loss);
+  }
+  REQUIRE_FALSE(a.switches().empty());
+  CHECK(a.switches().size() <= 3);
+  for (size_t i = 0; i < a.switches().size(); ++i) {
+    const Switch& sw = a.switches()[i];
+    if (sw.what == "escalate") CHECK(sw.trend < sw.threshold);
+    else CHECK(sw.trend > sw.threshold);
+    if (i > 0) CHECK(sw.epoch - a.switches()[i - 1].epoch >= c.cooldown);
+  }
 }
 
 TEST_CASE("checkpoint + resume continues exactly where the run stopped") {
