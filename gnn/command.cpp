@@ -29,9 +29,12 @@ Table epochs_table(const TrainResult& r) {
   for (const auto& e : r.epochs) {
     std::vector<Table::Cell> row;
     row.emplace_back(int64_t{e.epoch});
-    for (double v : {e.loss, e.train_acc, e.val_acc, e.test_acc, e.epoch_s, e.mean.compute_s, e.mean.quant_s, e.mean.comm_s,
-                     e.mean.wait_s, e.mean.reduce_s})
-      row.emplace_back(v);
+    row.emplace_back(e.loss);
+    for (double v : {e.train_acc, e.val_acc, e.test_acc}) {  // empty when not evaluated this epoch
+      if (v < 0) row.emplace_back(std::string());
+      else row.emplace_back(v);
+    }
+    for (double v : {e.epoch_s, e.mean.compute_s, e.mean.quant_s, e.mean.comm_s, e.mean.wait_s, e.mean.reduce_s}) row.emplace_back(v);
     for (uint64_t v : {e.mean.raw_bytes, e.mean.wire_bytes, e.mean.reduce_bytes}) row.emplace_back(static_cast<int64_t>(v));
     row.emplace_back(int64_t{e.fwd_bits});
     row.emplace_back(int64_t{e.bwd_bits});

@@ -112,3 +112,20 @@ TEST_CASE("the adaptive example settles: at most 3 switches in 100 epochs, each 
   CHECK(epochs.size() <= 3);
   for (const auto& v : column(read_text(sw), "loss_trend")) CHECK(!v.empty());
 }
+
+TEST_CASE("epochs.csv leaves accuracies of epochs not evaluated empty, never -1") {
+  TempDir t;
+  auto r = run_mlsys("train-gnn --out " + (t / "run").string() + " --set gnn.epochs=6 --set gnn.eval_every=3 --set gnn.graph.cache_dir=" +
+                     (t / "cache").string());
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = read_text(t / "run/epochs.csv");
+  for (const char* col : {"train_acc", "val_acc", "test_acc"}) {
+    auto v = column(csv, col);
+    REQUIRE(v.size() == 6);
+    CHECK(std::count(v.begin(), v.end(), std::string()) == 4);  // epochs 0, 1, 3, 4 (2 and 5 evaluated)
+    CHECK(std::count(v.begin(), v.end(), std::string("-1")) == 0);
+    CHECK(!v[2].empty());
+    CHECK(!v[5].empty());
+  }
+}
