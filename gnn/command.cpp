@@ -8,6 +8,7 @@
 
 #include "core/comm/comm_options.hpp"
 #include "core/log/log.hpp"
+#include "core/util/error.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/run_options.hpp"
 #include "core/runtime/system.hpp"
@@ -92,6 +93,10 @@ Json summarize(const TrainResult& r) {
 // Loads the configured graph and records its shape in the summary (every mode starts here).
 Graph load_graph(RunContext& ctx) {
   const GnnOptions& o = ctx.get(gnn_section());
+  if (!o.graph.path.empty() && o.graph.source != "file")  // a path given is a path used (never ignored)
+    throw ConfigError(fmt::format("gnn.graph.path is set ({}) but gnn.graph.source is {}: use --graph PATH (or "
+                                  "gnn.graph.source=file) to train on that graph, or clear gnn.graph.path",
+                                  o.graph.path, o.graph.source));
   Graph g = graph_source_registry().create(o.graph.source)->load(o.graph, ctx.seed());
   log::info("graph {}: {} nodes, {} directed edges, {} features, {} classes", g.name, g.num_nodes, g.num_edges(),
             g.feature_dim, g.num_classes);
@@ -211,7 +216,8 @@ const CommandSpec& train_gnn_command() {
        {"partition", "partition the graph and write the partition report only", partition_mode}},
       "gnn.mode",
       {{"resume", "gnn.resume", true, "Resume from a checkpoint file"},
-       {"graph", "gnn.graph.path", true, "Graph path (with gnn.graph.source=file)"},
+       {"graph", "gnn.graph.path", true, "Graph path: text folder, OGB folder or .mlsg file (sets gnn.graph.source=file)",
+        {"gnn.graph.source=file"}},
        {"parts", "gnn.parts", true, "Number of partitions / workers"},
        {"epochs", "gnn.epochs", true, "Training epochs"}},
       {}};

@@ -6,6 +6,7 @@
 
 #include "core/util/json.hpp"
 #include "tests/common/test_util.hpp"
+#include "tests/gnn/gnn_test_util.hpp"
 
 using namespace mlsys;
 using mlsys::test::read_text;
@@ -128,4 +129,20 @@ TEST_CASE("epochs.csv leaves accuracies of epochs not evaluated empty, never -1"
     CHECK(!v[2].empty());
     CHECK(!v[5].empty());
   }
+}
+
+TEST_CASE("--graph PATH means gnn.graph.source=file with that path; a path never goes unused") {
+  TempDir t;
+  mlsys::gnn::gnntest::write_tiny_text_graph(t / "tiny");
+  auto a = run_mlsys("train-gnn --out " + (t / "a").string() + " --graph " + (t / "tiny").string() +
+                     " --epochs 2 --set gnn.parts=1 --set gnn.graph.cache_dir=" + (t / "cache").string());
+  INFO(a.out << a.err);
+  REQUIRE(a.exit_code == 0);
+  CHECK(Json::parse(read_text(t / "a/summary.json"))["graph"]["nodes"].as_int() == 6);
+  auto missing = run_mlsys("train-gnn --out " + (t / "b").string() + " --graph " + (t / "nowhere").string() + " --epochs 2");
+  CHECK(missing.exit_code != 0);  // a nonexistent path is an error, not a generated graph
+  auto clash = run_mlsys("train-gnn --out " + (t / "c").string() + " --set gnn.graph.path=" + (t / "tiny").string() +
+                         " --set gnn.graph.source=sbm --epochs 2");
+  CHECK(clash.exit_code == 2);
+  CHECK(clash.err.find("gnn.graph.path is set") != std::string::npos);
 }
