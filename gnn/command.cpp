@@ -87,6 +87,7 @@ Json summarize(const TrainResult& r) {
   j["adaptor_switches"] = static_cast<int64_t>(r.switches.size());
   j["interrupted"] = r.interrupted;
   if (!r.checkpoint.empty()) j["checkpoint"] = r.checkpoint;
+  if (r.failed_checkpoints > 0) j["failed_checkpoints"] = int64_t{r.failed_checkpoints};
   return j;
 }
 

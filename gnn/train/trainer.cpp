@@ -100,7 +100,7 @@ class Worker {
         ++epoch;
         break;
       }
-      if (o_.checkpoint_every > 0 && (epoch + 1) % o_.checkpoint_every == 0) save(epoch + 1);
+      if (o_.checkpoint_every > 0 && (epoch + 1) % o_.checkpoint_every == 0 && epoch + 1 < o_.epochs) save(epoch + 1);  // finish saves the last
     }
     finish(epoch);
   }
@@ -169,8 +169,10 @@ class Worker {
   }
 
   void resume() {
+    if (rank_ == 0 || !o_.resume.empty()) fingerprint_ = run_fingerprint(g_, owner_, o_.model, s_.seed);
     if (!o_.resume.empty()) {
       Json h = load_checkpoint(o_.resume, *opt_);
+      check_fingerprint(fingerprint_, h.find("fingerprint"), o_.resume);
       start_ = static_cast<int>(h["epoch"].as_int());
       const Json& st = h["adaptor"];
       const Json* ff = st.find("fwd_floor");
@@ -321,6 +323,7 @@ class Worker {
     h["epoch"] = next_epoch;
     h["seed"] = s_.seed;
     h["arch"] = o_.model.arch;
+    h["fingerprint"] = fingerprint_;
     auto st = bsa_->state();
     Json a = Json::object();
     a["fwd_bits"] = st.fwd_bits;
@@ -336,8 +339,14 @@ class Worker {
     for (const auto& r : result_.epochs) recs.push_back(record_json(r));
     h["records"] = recs;
     std::string path = s_.out_dir + "/checkpoint.bin";
-    save_checkpoint(path, h, *opt_);
-    result_.checkpoint = path;
+    try {
+      save_checkpoint(path, h, *opt_);
+      result_.checkpoint = path;
+    } catch (const std::exception& e) {
+      // Disk full, folder gone: losing a checkpoint must not lose the training run with it.
+      ++result_.failed_checkpoints;
+      log::warn("train-gnn: checkpoint after epoch {} not written ({}); training goes on", next_epoch - 1, e.what());
+    }
   }
 
   void stop_interrupted(int epoch) {
@@ -393,6 +402,7 @@ class Worker {
   std::unique_ptr<Progress> bar_;
   int start_ = 0;
   double best_val_ = -1, test_at_best_ = -1;
+  Json fingerprint_;  // what a checkpoint of this run is checked against on resume
   double t0_us_ = 0;
 };
 

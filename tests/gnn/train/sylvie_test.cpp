@@ -207,6 +207,51 @@ TEST_CASE("checkpoint + resume continues exactly where the run stopped") {
   CHECK_THROWS_AS(train(g, owner, s), InputError);  // checkpoint of another model
 }
 
+TEST_CASE("resume refuses a checkpoint of another graph, partition, model or seed (run fingerprint)") {
+  mlsys::test::TempDir t;
+  Graph g = generate_sbm(small_sbm(500), 2);
+  auto owner = parts_of(g, 2);
+  TrainSetup s = quick_setup(2, 3);
+  s.out_dir = t.path().string();
+  const std::string ck = train(g, owner, s).checkpoint;
+  REQUIRE(!ck.empty());
+  s.gnn.epochs = 5;
+  s.gnn.resume = ck;
+  s.out_dir.clear();
+  CHECK(train(g, owner, s).start_epoch == 3);  // the same run resumes
+  auto refused = [&](const Graph& g2, const std::vector<int32_t>& o2, const TrainSetup& s2, const std::string& part) {
+    try {
+      train(g2, o2, s2);
+      FAIL("resumed a checkpoint whose " << part << " differs");
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()).find(part + ": checkpoint") != std::string::npos);
+    }
+  };
+  Graph other = generate_sbm(small_sbm(500), 3);  // same shape and model, other graph
+  refused(other, owner, s, "graph");
+  refused(g, parts_of(g, 2, "random"), s, "partition");
+  TrainSetup other_model = s;
+  other_model.gnn.model.aggregate_first = !s.gnn.model.aggregate_first;  // same parameters, another model
+  refused(g, owner, other_model, "model");
+  TrainSetup seeded = s;
+  seeded.seed = s.seed + 1;
+  refused(g, owner, seeded, "seed");
+}
+
+TEST_CASE("a checkpoint that cannot be written is a warning: training runs to the end") {
+  mlsys::test::TempDir t;
+  Graph g = generate_sbm(small_sbm(400), 2);
+  TrainSetup s = quick_setup(1, 6);
+  s.gnn.checkpoint_every = 2;
+  s.out_dir = t.path().string();
+  std::filesystem::create_directories(t / "checkpoint.bin" / "in-the-way");  // every write of the file fails
+  TrainResult r = train(g, parts_of(g, 1), s);
+  CHECK(r.epochs.size() == 6);
+  CHECK(r.failed_checkpoints == 3);  // after epochs 2 and 4 and the final one
+  CHECK(r.checkpoint.empty());
+  CHECK(r.final_test >= 0);
+}
+
 TEST_CASE("SIGINT writes a checkpoint and stops after the current epoch") {
   mlsys::test::TempDir t;
   Graph g = generate_sbm(small_sbm(400), 2);
