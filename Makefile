@@ -45,6 +45,9 @@ fuzz:
 	@cmake --build build-fuzz -j $(JOBS) --target fuzz_config
 	@mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/*.yaml build-fuzz/corpus/ && (cp configs/*/*.yaml build-fuzz/corpus/ 2>/dev/null || true)
 	@build-fuzz/tests/fuzz/fuzz_config build-fuzz/corpus -max_total_time=$${FUZZ_SECONDS:-180} -max_len=4096
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_graph_text
+	@mkdir -p build-fuzz/corpus_graph_text && cp tests/fuzz/corpus_graph_text/* build-fuzz/corpus_graph_text/
+	@build-fuzz/tests/fuzz/fuzz_graph_text build-fuzz/corpus_graph_text -max_total_time=$${FUZZ_SECONDS:-180} -max_len=8192
 
 clean:
 	rm -rf $(BUILD)
