@@ -131,7 +131,7 @@ TEST_CASE("epochs.csv leaves accuracies of epochs not evaluated empty, never -1"
   }
 }
 
-TEST_CASE("--graph PATH means gnn.graph.source=file with that path; a path never goes unused") {
+TEST_CASE("--graph PATH means gnn.graph.source=file with that path, and a path never goes unused") {
   TempDir t;
   mlsys::gnn::gnntest::write_tiny_text_graph(t / "tiny");
   auto a = run_mlsys("train-gnn --out " + (t / "a").string() + " --graph " + (t / "tiny").string() +

@@ -159,7 +159,7 @@ TEST_CASE("adaptive staleness escalates bits on a stalled loss and relaxes on a 
   CHECK(a.plan(e).fwd_bits == 1);  // never below the configured width
 }
 
-TEST_CASE("adaptive staleness settles: cool-down and a doubling hold stop the 1<->2 bit flip-flop") {
+TEST_CASE("adaptive staleness settles: cool-down and a doubling hold stop the 1 to 2 bit flip-flop") {
   // The loss pattern that made the old adaptor switch every 5 epochs: it stalls at 1 bit and
   // falls right after each escalation. Each switch must carry the trend that triggered it.
   StalenessOptions c;
