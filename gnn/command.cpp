@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <numeric>
 
+#include "core/comm/backend.hpp"
 #include "core/comm/comm_options.hpp"
 #include "core/log/log.hpp"
 #include "core/util/error.hpp"
@@ -171,9 +172,21 @@ void convert_mode(RunContext& ctx) {
   }
 }
 
+// The gnn options of this run, with gnn.parts resolved: under an MPI launcher with a backend whose
+// ranks are processes (mpi, nccl), a gnn.parts the user did not set is the launcher's rank count
+// (one partition per rank); a gnn.parts that was set is kept (train() refuses a mismatch).
+GnnOptions gnn_options(RunContext& ctx) {
+  GnnOptions o = ctx.get(gnn_section());
+  const bool processes = !comm::backend(ctx.get(comm_section()).backend)->in_process();
+  if (processes && launcher_size() > 0 && !ctx.config().origins().count("gnn.parts") && o.parts != launcher_size()) {
+    log::info("gnn.parts not set: {} partitions, one per rank of the launcher", launcher_size());
+    o.parts = launcher_size();
+  }
+  return o;
+}
+
 // Partitions the graph (through the cache) and writes the partition report when asked.
-std::vector<int32_t> partition_and_report(RunContext& ctx, const Graph& g, bool report) {
-  const GnnOptions& o = ctx.get(gnn_section());
+std::vector<int32_t> partition_and_report(RunContext& ctx, const GnnOptions& o, const Graph& g, bool report) {
   PartitionParams pp;
   pp.parts = o.parts;
   pp.seed = ctx.seed();
@@ -195,13 +208,13 @@ std::vector<int32_t> partition_and_report(RunContext& ctx, const Graph& g, bool 
 
 void partition_mode(RunContext& ctx) {
   Graph g = load_graph(ctx);
-  partition_and_report(ctx, g, true);
+  partition_and_report(ctx, gnn_options(ctx), g, true);
 }
 
 void train_mode(RunContext& ctx) {
-  const GnnOptions& o = ctx.get(gnn_section());
+  const GnnOptions o = gnn_options(ctx);
   Graph g = load_graph(ctx);
-  auto owner = partition_and_report(ctx, g, o.report_partitions);
+  auto owner = partition_and_report(ctx, o, g, o.report_partitions);
   TraceWriter trace;
   TrainSetup s;
   s.gnn = o;

@@ -15,7 +15,7 @@ const config::Section<GnnOptions>& gnn_section() {
     s.field("mode", &O::mode, "What to run (the first word after `train-gnn`)")
         .choices_described([] { return mode_choices(train_gnn_command()); });
     s.nest("graph", &O::graph, graph_section());
-    s.field("parts", &O::parts, "Partitions = workers (inproc: threads; mpi: must equal the rank count)").range(1, 4096);
+    s.field("parts", &O::parts, "Partitions = workers (inproc: threads; mpi/nccl under mpirun: unset means the rank count, set must equal it)").range(1, 4096);
     s.field("partitioner", &O::partitioner, "Partitioner").choices_described([] { return partitioner_registry().choices(); });
     s.field("metis_objective", &O::metis_objective, "METIS objective").choices({"volume", "cut"});
     s.field("partition_cache", &O::partition_cache, "Cache partitions on disk keyed by graph and parameters");
