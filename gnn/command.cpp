@@ -6,8 +6,11 @@
 #include <filesystem>
 #include <numeric>
 
+#include "core/comm/backend.hpp"
 #include "core/comm/comm_options.hpp"
 #include "core/log/log.hpp"
+#include "core/util/error.hpp"
+#include "core/util/svg_chart.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/run_options.hpp"
 #include "core/runtime/system.hpp"
@@ -29,9 +32,12 @@ Table epochs_table(const TrainResult& r) {
   for (const auto& e : r.epochs) {
     std::vector<Table::Cell> row;
     row.emplace_back(int64_t{e.epoch});
-    for (double v : {e.loss, e.train_acc, e.val_acc, e.test_acc, e.epoch_s, e.mean.compute_s, e.mean.quant_s, e.mean.comm_s,
-                     e.mean.wait_s, e.mean.reduce_s})
-      row.emplace_back(v);
+    row.emplace_back(e.loss);
+    for (double v : {e.train_acc, e.val_acc, e.test_acc}) {  // empty when not evaluated this epoch
+      if (v < 0) row.emplace_back(std::string());
+      else row.emplace_back(v);
+    }
+    for (double v : {e.epoch_s, e.mean.compute_s, e.mean.quant_s, e.mean.comm_s, e.mean.wait_s, e.mean.reduce_s}) row.emplace_back(v);
     for (uint64_t v : {e.mean.raw_bytes, e.mean.wire_bytes, e.mean.reduce_bytes}) row.emplace_back(static_cast<int64_t>(v));
     row.emplace_back(int64_t{e.fwd_bits});
     row.emplace_back(int64_t{e.bwd_bits});
@@ -39,6 +45,50 @@ Table epochs_table(const TrainResult& r) {
     t.add_row(std::move(row));
   }
   return t;
+}
+
+// The run's figures (core/util/svg_chart): loss, accuracies where evaluated, and the per-epoch
+// time split (compute, quantize, communicate, wait, all-reduce; worker means).
+void write_figures(RunContext& ctx, const TrainResult& r) {
+  if (r.epochs.empty()) return;
+  ChartSeries loss{"training loss", {}, {}};
+  ChartSeries acc[3] = {{"train", {}, {}}, {"val", {}, {}}, {"test", {}, {}}};
+  ChartSeries time[5] = {{"compute", {}, {}}, {"quantize", {}, {}}, {"communicate", {}, {}}, {"wait", {}, {}}, {"all-reduce", {}, {}}};
+  for (const auto& e : r.epochs) {
+    const double x = e.epoch;
+    loss.x.push_back(x);
+    loss.y.push_back(e.loss);
+    const double a[3] = {e.train_acc, e.val_acc, e.test_acc};
+    for (int i = 0; i < 3; ++i)
+      if (a[i] >= 0) {
+        acc[i].x.push_back(x);
+        acc[i].y.push_back(100 * a[i]);
+      }
+    const double t[5] = {e.mean.compute_s, e.mean.quant_s, e.mean.comm_s, e.mean.wait_s, e.mean.reduce_s};
+    for (int i = 0; i < 5; ++i) {
+      time[i].x.push_back(x);
+      time[i].y.push_back(1e3 * t[i]);
+    }
+  }
+  ChartOptions lo;
+  lo.title = "Training loss";
+  lo.x_label = "epoch";
+  lo.y_label = "loss";
+  ctx.write_text("loss.svg", line_chart_svg({loss}, lo));
+  if (!acc[2].x.empty()) {
+    ChartOptions ao;
+    ao.title = "Accuracy (exact evaluation pass)";
+    ao.x_label = "epoch";
+    ao.y_label = "accuracy %";
+    ao.fixed_y_max = true;
+    ao.y_max = 100;
+    ctx.write_text("accuracy.svg", line_chart_svg({acc[0], acc[1], acc[2]}, ao));
+  }
+  ChartOptions to;
+  to.title = "Time per epoch (mean over workers)";
+  to.x_label = "epoch";
+  to.y_label = "ms";
+  ctx.write_text("time_split.svg", line_chart_svg({time[0], time[1], time[2], time[3], time[4]}, to));
 }
 
 Json summarize(const TrainResult& r) {
@@ -83,12 +133,17 @@ Json summarize(const TrainResult& r) {
   j["adaptor_switches"] = static_cast<int64_t>(r.switches.size());
   j["interrupted"] = r.interrupted;
   if (!r.checkpoint.empty()) j["checkpoint"] = r.checkpoint;
+  if (r.failed_checkpoints > 0) j["failed_checkpoints"] = int64_t{r.failed_checkpoints};
   return j;
 }
 
 // Loads the configured graph and records its shape in the summary (every mode starts here).
 Graph load_graph(RunContext& ctx) {
   const GnnOptions& o = ctx.get(gnn_section());
+  if (!o.graph.path.empty() && o.graph.source != "file")  // a path given is a path used (never ignored)
+    throw ConfigError(fmt::format("gnn.graph.path is set ({}) but gnn.graph.source is {}: use --graph PATH (or "
+                                  "gnn.graph.source=file) to train on that graph, or clear gnn.graph.path",
+                                  o.graph.path, o.graph.source));
   Graph g = graph_source_registry().create(o.graph.source)->load(o.graph, ctx.seed());
   log::info("graph {}: {} nodes, {} directed edges, {} features, {} classes", g.name, g.num_nodes, g.num_edges(),
             g.feature_dim, g.num_classes);
@@ -117,9 +172,21 @@ void convert_mode(RunContext& ctx) {
   }
 }
 
+// The gnn options of this run, with gnn.parts resolved: under an MPI launcher with a backend whose
+// ranks are processes (mpi, nccl), a gnn.parts the user did not set is the launcher's rank count
+// (one partition per rank); a gnn.parts that was set is kept (train() refuses a mismatch).
+GnnOptions gnn_options(RunContext& ctx) {
+  GnnOptions o = ctx.get(gnn_section());
+  const bool processes = !comm::backend(ctx.get(comm_section()).backend)->in_process();
+  if (processes && launcher_size() > 0 && !ctx.config().origins().count("gnn.parts") && o.parts != launcher_size()) {
+    log::info("gnn.parts not set: {} partitions, one per rank of the launcher", launcher_size());
+    o.parts = launcher_size();
+  }
+  return o;
+}
+
 // Partitions the graph (through the cache) and writes the partition report when asked.
-std::vector<int32_t> partition_and_report(RunContext& ctx, const Graph& g, bool report) {
-  const GnnOptions& o = ctx.get(gnn_section());
+std::vector<int32_t> partition_and_report(RunContext& ctx, const GnnOptions& o, const Graph& g, bool report) {
   PartitionParams pp;
   pp.parts = o.parts;
   pp.seed = ctx.seed();
@@ -141,13 +208,13 @@ std::vector<int32_t> partition_and_report(RunContext& ctx, const Graph& g, bool 
 
 void partition_mode(RunContext& ctx) {
   Graph g = load_graph(ctx);
-  partition_and_report(ctx, g, true);
+  partition_and_report(ctx, gnn_options(ctx), g, true);
 }
 
 void train_mode(RunContext& ctx) {
-  const GnnOptions& o = ctx.get(gnn_section());
+  const GnnOptions o = gnn_options(ctx);
   Graph g = load_graph(ctx);
-  auto owner = partition_and_report(ctx, g, o.report_partitions);
+  auto owner = partition_and_report(ctx, o, g, o.report_partitions);
   TraceWriter trace;
   TrainSetup s;
   s.gnn = o;
@@ -161,14 +228,16 @@ void train_mode(RunContext& ctx) {
   TrainResult r = train(g, owner, s);
 
   ctx.write_table("epochs.csv", epochs_table(r));
+  write_figures(ctx, r);
   if (!r.switches.empty()) {
-    Table t({"epoch", "action", "fwd_bits_from", "fwd_bits_to", "bwd_bits_from", "bwd_bits_to", "loss_trend"});
+    Table t({"epoch", "action", "fwd_bits_from", "fwd_bits_to", "bwd_bits_from", "bwd_bits_to", "loss_trend", "threshold",
+             "smoothed_loss_from", "smoothed_loss_to"});
     for (const auto& sw : r.switches) {
       std::vector<Table::Cell> row;
       row.emplace_back(int64_t{sw.epoch});
       row.emplace_back(sw.what);
       for (int v : {sw.fwd_from, sw.fwd_to, sw.bwd_from, sw.bwd_to}) row.emplace_back(int64_t{v});
-      row.emplace_back(sw.trend);
+      for (double v : {sw.trend, sw.threshold, sw.smoothed_from, sw.smoothed_to}) row.emplace_back(v);
       t.add_row(std::move(row));
     }
     ctx.write_table("switches.csv", t);
@@ -189,6 +258,14 @@ void train_mode(RunContext& ctx) {
   if (r.interrupted) ctx.say("interrupted: resume with --resume " + r.checkpoint);
 }
 
+// The command's mode table (core/runtime/command.hpp); a new mode is a file that registers itself.
+const bool registered_train = add_command_mode(
+    "train-gnn", {"train", "train the model over gnn.parts workers and report accuracy, time split and bytes", train_mode});
+const bool registered_convert = add_command_mode(
+    "train-gnn", {"convert", "write the loaded graph as a binary .mlsg file (gnn.graph.convert_out)", convert_mode});
+const bool registered_partition = add_command_mode(
+    "train-gnn", {"partition", "partition the graph and write the partition report only", partition_mode});
+
 }  // namespace
 
 const CommandSpec& train_gnn_command() {
@@ -202,12 +279,11 @@ const CommandSpec& train_gnn_command() {
       "  mlsys train-gnn convert --set gnn.graph.source=file --set gnn.graph.path=DIR  # write .mlsg\n"
       "  mlsys train-gnn --resume results/train-gnn/<run>/checkpoint.bin",
       {&run_section(), &comm_section(), &device_section(), &gnn_section()},
-      {{"train", "train the model over gnn.parts workers and report accuracy, time split and bytes", train_mode},
-       {"convert", "write the loaded graph as a binary .mlsg file (gnn.graph.convert_out)", convert_mode},
-       {"partition", "partition the graph and write the partition report only", partition_mode}},
+      command_modes("train-gnn"),
       "gnn.mode",
       {{"resume", "gnn.resume", true, "Resume from a checkpoint file"},
-       {"graph", "gnn.graph.path", true, "Graph path (with gnn.graph.source=file)"},
+       {"graph", "gnn.graph.path", true, "Graph path: text folder, OGB folder or .mlsg file (sets gnn.graph.source=file)",
+        {"gnn.graph.source=file"}},
        {"parts", "gnn.parts", true, "Number of partitions / workers"},
        {"epochs", "gnn.epochs", true, "Training epochs"}},
       {}};

@@ -15,7 +15,7 @@ const config::Section<GnnOptions>& gnn_section() {
     s.field("mode", &O::mode, "What to run (the first word after `train-gnn`)")
         .choices_described([] { return mode_choices(train_gnn_command()); });
     s.nest("graph", &O::graph, graph_section());
-    s.field("parts", &O::parts, "Partitions = workers (inproc: threads; mpi: must equal the rank count)").range(1, 4096);
+    s.field("parts", &O::parts, "Partitions = workers (inproc: threads; mpi/nccl under mpirun: unset means the rank count, set must equal it)").range(1, 4096);
     s.field("partitioner", &O::partitioner, "Partitioner").choices_described([] { return partitioner_registry().choices(); });
     s.field("metis_objective", &O::metis_objective, "METIS objective").choices({"volume", "cut"});
     s.field("partition_cache", &O::partition_cache, "Cache partitions on disk keyed by graph and parameters");
@@ -28,7 +28,7 @@ const config::Section<GnnOptions>& gnn_section() {
       for (const char* name : {"adam", "adamw"}) out.push_back({name, nn::optimizer_registry().entry(name).description});
       return out;
     });
-    s.field("optim.lr", &O::lr, "Learning rate").range(0, 10);
+    s.field("optim.lr", &O::lr, "Learning rate (> 0)").range(1e-12, 10);
     s.field("optim.weight_decay", &O::weight_decay, "Weight decay (adam: L2 on the gradient; adamw: decoupled)").range(0, 10);
     s.field("optim.decay_first_layer_only", &O::decay_first_layer_only, "Apply weight decay to the first layer's weights only (Kipf & Welling)");
     s.field("epochs", &O::epochs, "Training epochs").range(1, 1e7);
@@ -39,6 +39,7 @@ const config::Section<GnnOptions>& gnn_section() {
     s.field("bwd_bits", &O::bwd_bits, "Bits per value of backward halo gradients")
         .choices_described(quant::unbiased_width_choices);
     s.field("pipeline", &O::pipeline, "Staleness-1 pipelining: use halo data received during the previous epoch");
+    s.nest("halo", &O::halo, halo_section());
     s.nest("staleness", &O::staleness, staleness_section());
 
     s.field("checkpoint_every", &O::checkpoint_every, "Write a checkpoint every N epochs (0 = only at the end and on SIGINT)").range(0, 1e7);

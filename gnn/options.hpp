@@ -1,13 +1,14 @@
 #pragma once
 // The `gnn:` config section of `mlsys train-gnn`. Defaults = the quickstart demo (a small SBM).
-// The graph, model and staleness settings are blocks declared beside the code that reads them and
-// nested here under `graph.`, `model.` and `staleness.`.
+// The graph, model, halo and staleness settings are blocks declared beside the code that reads them and
+// nested here under `graph.`, `model.`, `halo.` and `staleness.`.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/config/schema.hpp"
 #include "gnn/graph/graph_options.hpp"
+#include "gnn/halo/halo_options.hpp"
 #include "gnn/model/model_options.hpp"
 #include "gnn/train/staleness_options.hpp"
 
@@ -37,6 +38,7 @@ struct GnnOptions {
   int fwd_bits = 1;      // forward halo features: a width of quant::unbiased_widths()
   int bwd_bits = 1;      // backward halo gradients
   bool pipeline = true;  // staleness-1 halo exchange
+  HaloOptions halo;
   StalenessOptions staleness;
 
   // ---- outputs ----

@@ -112,6 +112,7 @@ Invocation parse_command_args(const CommandSpec& cmd, const std::vector<std::str
   for (const auto& f : cmd.flags) {
     if (!vm.count(f.flag)) continue;
     inv.sets.push_back(f.config_key + "=" + (f.takes_value ? vm[f.flag].as<std::string>() : std::string("true")));
+    for (const auto& also : f.implies) inv.sets.push_back(also);
   }
   if (vm.count("out")) inv.sets.push_back("run.out_dir=" + yaml_quote(vm["out"].as<std::string>()));
   if (vm.count("seed")) inv.sets.push_back("run.seed=" + vm["seed"].as<std::string>());

@@ -68,6 +68,29 @@ class Wire {
   Tensor dev_send_, dev_recv_;
 };
 
+// One destination block as the codec sees it: runs of `range_values` values (a full part and a
+// shorter tail), or rows of `cols`.
+struct Cut {
+  size_t rows, cols, tail;  // rows x cols, then one row of `tail` values (0 = none)
+};
+Cut cut(size_t rows, size_t cols, size_t range_values) {
+  if (range_values == 0 || range_values >= rows * cols) return {rows, cols, 0};
+  const size_t n = rows * cols;
+  return {n / range_values, range_values, n % range_values};
+}
+
+void encode_block(const quant::Codec& c, const float* x, size_t rows, size_t cols, size_t rv, uint64_t seed, uint8_t* out) {
+  const Cut k = cut(rows, cols, rv);
+  c.encode(x, k.rows, k.cols, seed, out);
+  if (k.tail) c.encode(x + k.rows * k.cols, 1, k.tail, seed + 1, out + c.wire_bytes(k.rows, k.cols));
+}
+
+void decode_block(const quant::Codec& c, const uint8_t* in, size_t rows, size_t cols, size_t rv, float* y) {
+  const Cut k = cut(rows, cols, rv);
+  c.decode(in, k.rows, k.cols, y);
+  if (k.tail) c.decode(in + c.wire_bytes(k.rows, k.cols), 1, k.tail, y + k.rows * k.cols);
+}
+
 void add_volume(Communicator& comm, const WireVolume& v) {
   CommStats d;
   d.raw_bytes = v.raw_bytes;
@@ -97,9 +120,14 @@ size_t total(std::span<const size_t> v) {
 
 }  // namespace
 
+size_t block_wire_bytes(const quant::Codec& codec, size_t rows, size_t cols, size_t range_values) {
+  const Cut k = cut(rows, cols, range_values);
+  return codec.wire_bytes(k.rows, k.cols) + (k.tail ? codec.wire_bytes(1, k.tail) : 0);
+}
+
 QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec,
                                          const Tensor& send, std::span<const size_t> send_rows, const Tensor& recv,
-                                         std::span<const size_t> recv_rows, uint64_t seed) {
+                                         std::span<const size_t> recv_rows, uint64_t seed, const QuantizedOptions& o) {
   check_codec(codec, ctx, "all_to_all_v_quantized");
   const size_t n = size_t(comm.size()), me = size_t(comm.rank());
   if (send_rows.size() != n || recv_rows.size() != n)
@@ -115,8 +143,8 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx,
   std::vector<size_t> sbytes(n), rbytes(n);
   size_t stotal = 0, rtotal = 0;
   for (size_t p = 0; p < n; ++p) {
-    sbytes[p] = codec.wire_bytes(send_rows[p], cols);
-    rbytes[p] = codec.wire_bytes(recv_rows[p], cols);
+    sbytes[p] = block_wire_bytes(codec, send_rows[p], cols, o.range_values);
+    rbytes[p] = block_wire_bytes(codec, recv_rows[p], cols, o.range_values);
     stotal += sbytes[p];
     rtotal += rbytes[p];
   }
@@ -125,7 +153,10 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx,
   const float* src = rows_ptr(send);
   size_t row = 0, off = 0;
   for (size_t p = 0; p < n; ++p) {
-    codec.encode(src + row * cols, send_rows[p], cols, block_seed(seed, int(me), int(p)), wire->encode_out() + off);
+    encode_block(codec, src + row * cols, send_rows[p], cols, o.range_values, block_seed(seed, int(me), int(p)),
+                 wire->encode_out() + off);
+    // Error feedback reads what the peers will decode.
+    if (o.sent) decode_block(codec, wire->encode_out() + off, send_rows[p], cols, o.range_values, o.sent + row * cols);
     if (p != me) {
       out.volume.raw_bytes += send_rows[p] * cols * sizeof(float);
       out.volume.wire_bytes += sbytes[p];
@@ -134,15 +165,17 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx,
     off += sbytes[p];
   }
   add_volume(comm, out.volume);
+  ctx.synchronize();  // the codec's kernels are done before the communicator reads the wire
   out.request = comm.iall_to_all_v(wire->comm_send(), sbytes, wire->comm_recv(), rbytes);
   std::vector<size_t> rrows(recv_rows.begin(), recv_rows.end());
   const quant::Codec* c = &codec;
-  out.request.then([wire, rrows, rbytes, recv, cols, c] {
+  const size_t rv = o.range_values;
+  out.request.then([wire, rrows, rbytes, recv, cols, rv, c] {
     wire->received();
     float* dst = rows_ptr(recv);
     size_t row = 0, off = 0;
     for (size_t p = 0; p < rrows.size(); ++p) {
-      c->decode(wire->decode_in() + off, rrows[p], cols, dst + row * cols);
+      decode_block(*c, wire->decode_in() + off, rrows[p], cols, rv, dst + row * cols);
       row += rrows[p];
       off += rbytes[p];
     }
@@ -152,8 +185,8 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx,
 
 WireVolume all_to_all_v_quantized(Communicator& comm, DeviceContext& ctx, const quant::Codec& codec, const Tensor& send,
                                   std::span<const size_t> send_rows, const Tensor& recv,
-                                  std::span<const size_t> recv_rows, uint64_t seed) {
-  auto r = iall_to_all_v_quantized(comm, ctx, codec, send, send_rows, recv, recv_rows, seed);
+                                  std::span<const size_t> recv_rows, uint64_t seed, const QuantizedOptions& options) {
+  auto r = iall_to_all_v_quantized(comm, ctx, codec, send, send_rows, recv, recv_rows, seed, options);
   r.wait();
   return r.volume;
 }
@@ -207,11 +240,12 @@ WireVolume all_reduce_quantized(Communicator& comm, DeviceContext& ctx, const qu
 
 QuantizedRequest iall_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
                                          std::span<const size_t> send_rows, float* recv,
-                                         std::span<const size_t> recv_rows, size_t cols, uint64_t seed) {
-  DeviceContext& ctx = context_of(codec, send);
+                                         std::span<const size_t> recv_rows, size_t cols, uint64_t seed,
+                                         const QuantizedOptions& options) {
+  DeviceContext& ctx = options.ctx ? *options.ctx : context_of(codec, send);
   Tensor s = wrap_rows(const_cast<float*>(send), total(send_rows), cols, ctx);
   Tensor r = wrap_rows(recv, total(recv_rows), cols, ctx);
-  auto q = iall_to_all_v_quantized(comm, ctx, codec, s, send_rows, r, recv_rows, seed);
+  auto q = iall_to_all_v_quantized(comm, ctx, codec, s, send_rows, r, recv_rows, seed, options);
   // The codec may run on another stream than ctx's, whose pool the wire blocks return to.
   if (ctx.is_cuda()) q.request.then([&ctx] { ctx.backend().synchronize(ctx.device().index, nullptr); });
   return q;
@@ -219,8 +253,8 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, const quant::Codec&
 
 WireVolume all_to_all_v_quantized(Communicator& comm, const quant::Codec& codec, const float* send,
                                   std::span<const size_t> send_rows, float* recv, std::span<const size_t> recv_rows,
-                                  size_t cols, uint64_t seed) {
-  auto r = iall_to_all_v_quantized(comm, codec, send, send_rows, recv, recv_rows, cols, seed);
+                                  size_t cols, uint64_t seed, const QuantizedOptions& options) {
+  auto r = iall_to_all_v_quantized(comm, codec, send, send_rows, recv, recv_rows, cols, seed, options);
   r.wait();
   return r.volume;
 }

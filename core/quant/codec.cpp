@@ -53,6 +53,8 @@ const char* to_string(Impl i) {
   return "?";
 }
 
+Impl impl_for(const Device& d) { return d.is_cuda() ? Impl::cuda : Impl::fast; }
+
 std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& params) {
   auto c = codec_registry().create(name, params);
   if (params.impl == Impl::cuda) device_backend(Device::Kind::cuda);  // ConfigError with the reason when unavailable

@@ -40,6 +40,7 @@
 #include "core/config/choice.hpp"
 #include "core/quant/meta_precision.hpp"
 #include "core/registry/registry.hpp"
+#include "core/tensor/device.hpp"
 
 namespace mlsys::quant {
 
@@ -52,6 +53,9 @@ size_t meta_bytes(MetaPrecision m);  // bytes per metadata field (2 or 4)
 enum class Impl { reference, fast, cuda };
 Impl parse_impl(const std::string& s);
 const char* to_string(Impl i);
+// The implementation that runs on memory of device `d` (the fast CPU kernels on the host, the CUDA
+// kernels on a GPU): callers pick codecs by where their data is, never by a device check of their own.
+Impl impl_for(const Device& d);
 
 struct CodecParams {
   MetaPrecision meta = MetaPrecision::fp16;  // SR codecs only

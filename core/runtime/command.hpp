@@ -19,6 +19,7 @@ struct FlagAlias {
   std::string config_key;  // "sim.trace.lenient"
   bool takes_value;        // false: sets the key to true
   std::string help;
+  std::vector<std::string> implies = {};  // further "key=value" sets the flag stands for (--graph P: source=file)
 };
 
 // One mode of a command: the word users type (`mlsys simulate compare`), what it does (shown in

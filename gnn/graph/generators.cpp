@@ -80,6 +80,11 @@ Graph generate_sbm(const SbmParams& p, uint64_t seed) {
     for (int64_t f = 0; f < p.features; ++f) x[v * p.features + f] += s * mu[y[v] * p.features + f];
   g.feature_dim = p.features;
   g.features = Array<float>(std::move(x));
+  if (p.label_noise > 0 && p.classes > 1)  // a stream of its own: label_noise = 0 leaves every other draw as it was
+    for (int64_t v = 0; v < n; ++v) {
+      Rng r(derive_seed(seed, 0x1abe1u, static_cast<uint64_t>(v)));
+      if (r.uniform() < p.label_noise) y[v] = static_cast<int32_t>((y[v] + 1 + r.below(static_cast<uint64_t>(p.classes - 1))) % p.classes);
+    }
   g.labels = Array<int32_t>(std::move(y));
   g.split = Array<uint8_t>(random_split(n, p.train_fraction, p.val_fraction, seed));
   return g;
@@ -140,6 +145,8 @@ const config::Section<SbmParams>& sbm_section() {
     s.field("homophily", &P::homophily, "sbm: fraction of edges inside a class").range(0, 1);
     s.field("features", &P::features, "sbm/rmat: feature dimension").range(1, 1e6);
     s.field("feature_signal", &P::feature_signal, "sbm: class-mean scale relative to unit noise").range(0, 1e3);
+    s.field("label_noise", &P::label_noise, "sbm: fraction of nodes labeled with another class (accuracy ceiling 1 - noise)")
+        .range(0, 1);
     s.field("train_fraction", &P::train_fraction, "Generated graphs: fraction of nodes in the train split").range(0.0001, 1);
     s.field("val_fraction", &P::val_fraction, "Generated graphs: fraction in the val split (rest is test)").range(0, 1);
   });

@@ -15,6 +15,15 @@ int64_t Graph::count(Split s) const {
   return n;
 }
 
+int64_t Graph::feature_entries() const {
+  return sparse_features() ? static_cast<int64_t>(feature_values.size()) : static_cast<int64_t>(features.size());
+}
+
+int64_t Graph::feature_bytes() const {
+  if (!sparse_features()) return static_cast<int64_t>(features.size() * sizeof(float));
+  return static_cast<int64_t>(feature_indptr.size() * 8 + feature_indices.size() * 4 + feature_values.size() * 4);
+}
+
 static uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h * 0xff51afd7ed558ccdULL;
@@ -43,6 +52,19 @@ void Graph::validate(const std::string& source) const {
     if (u < 0 || u >= num_nodes) throw InputError(fmt::format("{}: neighbour id {} out of range [0, {})", source, u, num_nodes));
   if (!features.empty() && features.size() != static_cast<size_t>(num_nodes * feature_dim))
     throw InputError(source + ": feature matrix size does not match nodes x features");
+  if (sparse_features()) {
+    if (!features.empty()) throw InputError(source + ": features are both dense and sparse");
+    if (feature_indptr.size() != static_cast<size_t>(num_nodes + 1) || feature_indptr[0] != 0 ||
+        feature_indptr[num_nodes] != static_cast<int64_t>(feature_indices.size()) || feature_values.size() != feature_indices.size())
+      throw InputError(source + ": malformed sparse feature rows");
+    for (int64_t v = 0; v < num_nodes; ++v) {
+      if (feature_indptr[v + 1] < feature_indptr[v]) throw InputError(fmt::format("{}: feature row pointers decrease at node {}", source, v));
+      for (int64_t e = feature_indptr[v]; e < feature_indptr[v + 1]; ++e)
+        if (feature_indices[e] < 0 || feature_indices[e] >= feature_dim || (e > feature_indptr[v] && feature_indices[e] <= feature_indices[e - 1]))
+          throw InputError(fmt::format("{}: feature column {} of node {} out of range [0, {}) or out of order", source,
+                                       feature_indices[e], v, feature_dim));
+    }
+  }
   if (labels.size() != static_cast<size_t>(num_nodes)) throw InputError(source + ": need one label per node");
   for (int64_t v = 0; v < num_nodes; ++v)
     if (labels[v] < -1 || labels[v] >= num_classes)

@@ -12,6 +12,8 @@ const config::Section<GraphOptions>& graph_section() {
     s.field("path", &O::path, "source=file: text graph folder, OGB node-property folder or .mlsg file");
     s.field("ogb_scheme", &O::ogb_scheme, "OGB split scheme folder under split/ (\"\" = first)");
     s.field("binary_cache", &O::binary_cache, "Write a binary .mlsg copy of text/OGB graphs on first load and map it later");
+    s.field("lenient", &O::lenient,
+            "Text/OGB graphs: skip rows with NaN/Inf features, labels outside the classes or unknown split names and count them in summary.json (false: such a row is an error naming file:line)");
     s.field("cache_dir", &O::cache_dir, "Cache folder for binary graphs and partitions (\"\" = $MLSYS_CACHE_DIR or ~/.cache/mlsys)");
     s.field("convert_out", &O::convert_out, "mode=convert: output .mlsg path (\"\" = <out>/<graph>.mlsg)");
     s.nest("", &O::sbm, sbm_section());

@@ -12,6 +12,7 @@ struct GraphOptions {
   std::string path;            // for source=file: text folder, OGB folder or .mlsg
   std::string ogb_scheme;
   bool binary_cache = true;    // text/OGB: write .mlsg to the cache on first load, map it later
+  bool lenient = false;        // skip and count bad rows (non-finite features, bad labels/splits) instead of failing
   std::string cache_dir;       // "" -> $MLSYS_CACHE_DIR or ~/.cache/mlsys
   std::string convert_out;     // mode=convert: output .mlsg
   SbmParams sbm;               // graph.nodes ... graph.val_fraction

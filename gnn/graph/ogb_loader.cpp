@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
-#include "core/util/fs.hpp"
-#include "gnn/graph/line_reader.hpp"
+#include <cmath>
+
+#include "gnn/graph/token_reader.hpp"
 #include "gnn/graph/loaders.hpp"
 
 namespace mlsys::gnn {
@@ -21,23 +22,21 @@ static fs::path table(const fs::path& base, bool required = true) {
   return {};
 }
 
-Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in) {
+Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in, bool lenient) {
   Graph g;
   g.name = dir.filename().empty() ? dir.parent_path().filename().string() : dir.filename().string();
   const fs::path raw = dir / "raw";
 
   int64_t n = -1;
   if (fs::path p = table(raw / "num-node-list", false); !p.empty()) {
-    std::string text = read_file(p);
-    LineReader r(p.string(), text);
+    TokenReader r(p);
     if (!r.next()) r.fail("empty file");
     n = r.integer("node count");
   }
   std::vector<std::pair<int32_t, int32_t>> edges;
   {
     fs::path p = table(raw / "edge");
-    std::string text = read_file(p);
-    LineReader r(p.string(), text);
+    TokenReader r(p);
     int64_t max_id = -1;
     while (r.next()) {
       int64_t u = r.integer("source id", ','), v = r.integer("target id", ',');
@@ -55,18 +54,26 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in) {
 
   {
     fs::path p = table(raw / "node-feat");
-    std::string text = read_file(p);
-    LineReader r(p.string(), text);
+    TokenReader r(p);
     std::vector<float> x;
     int64_t f = -1, rows = 0;
     while (r.next()) {
       int64_t cnt = 0;
+      bool finite = true;
+      const size_t first = x.size();
       while (!r.at_end()) {
-        x.push_back(static_cast<float>(r.number(r.token(','), "feature")));
+        const double v = r.number(r.token(','), "feature");
+        finite = finite && std::isfinite(v) && std::abs(v) <= 3.4e38;
+        x.push_back(static_cast<float>(v));
         ++cnt;
       }
       if (f < 0) f = cnt;
       if (cnt != f) r.fail(fmt::format("ragged feature row: {} values, the first row has {}", cnt, f));
+      if (!finite) {
+        if (!lenient) r.fail("a NaN or infinite feature value (gnn.graph.lenient=true zeroes such rows and counts them)");
+        std::fill(x.begin() + static_cast<std::ptrdiff_t>(first), x.end(), 0.0f);
+        ++g.skipped_rows["node-feat: non-finite value"];
+      }
       if (++rows > n) r.fail(fmt::format("more feature rows than the {} nodes", n));
     }
     if (rows != n) throw InputError(fmt::format("{}: {} feature rows for {} nodes", p.string(), rows, n));
@@ -75,8 +82,7 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in) {
   }
   {
     fs::path p = table(raw / "node-label");
-    std::string text = read_file(p);
-    LineReader r(p.string(), text);
+    TokenReader r(p);
     std::vector<int32_t> y;
     int32_t max_c = -1;
     while (r.next()) {
@@ -109,8 +115,7 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in) {
     std::vector<uint8_t> s(static_cast<size_t>(n), 0);
     for (auto [k, w] : {std::pair{Split::Train, "train"}, {Split::Val, "valid"}, {Split::Test, "test"}}) {
       fs::path p = table(dir / "split" / scheme / w);
-      std::string text = read_file(p);
-      LineReader r(p.string(), text);
+      TokenReader r(p);
       int64_t cnt = 0;
       while (r.next()) {
         int64_t v = r.integer("node id", ',');
@@ -127,11 +132,11 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in) {
   return g;
 }
 
-Graph load_graph_path(const fs::path& path, const std::string& ogb_scheme) {
+Graph load_graph_path(const fs::path& path, const std::string& ogb_scheme, bool lenient) {
   if (!fs::exists(path)) throw InputError("graph path not found: " + path.string());
   if (fs::is_regular_file(path)) return map_binary_graph(path);
-  if (fs::exists(path / "raw")) return load_ogb_graph(path, ogb_scheme);
-  if (fs::exists(path / "meta.txt")) return load_text_graph(path);
+  if (fs::exists(path / "raw")) return load_ogb_graph(path, ogb_scheme, lenient);
+  if (fs::exists(path / "meta.txt")) return load_text_graph(path, lenient);
   throw InputError(path.string() + ": not a graph (expected a .mlsg file, an OGB folder with raw/, or a folder with meta.txt)");
 }
 

@@ -1,5 +1,6 @@
 #include "gnn/graph/source.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -37,31 +38,54 @@ bool add_source(const char* name, const char* desc, F f) {
   return graph_source_registry().add(name, desc, [f] { return std::make_unique<LambdaSource<F>>(f); });
 }
 
-// Text and OGB folders are parsed once, then the binary copy is mapped (keyed by path + mtime).
+// What a cached binary copy of the folder at `p` is valid for: the path, the loader settings and the
+// size and modification time of every file below it, so editing any input file (edges, labels,
+// features, split, meta) misses the cache. std::hash is fine here: the key only has to be stable on
+// this machine, where the cache lives.
+uint64_t source_key(const fs::path& p, const GraphOptions& o) {
+  uint64_t key = std::hash<std::string>{}(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme + "|" +
+                                          (o.lenient ? "lenient" : "strict") + "|mlsg2");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(p))
+    if (e.is_regular_file()) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    key = derive_seed(key, std::hash<std::string>{}(fs::relative(f, p).string()), static_cast<uint64_t>(fs::file_size(f)));
+    key = derive_seed(key, static_cast<uint64_t>(fs::last_write_time(f).time_since_epoch().count()));
+  }
+  return key;
+}
+
+// Text and OGB folders are parsed once, then the binary copy is mapped. A copy whose recorded key
+// differs (an input file changed) or that does not map and validate is rebuilt, never used.
 Graph load_file(const GraphOptions& o, uint64_t) {
   if (o.path.empty()) throw ConfigError("gnn.graph.path is empty: set it to a graph folder or .mlsg file (source=file)");
   fs::path p = o.path;
   if (!fs::exists(p)) throw InputError("graph path not found: " + p.string());
-  if (fs::is_regular_file(p) || !o.binary_cache) return load_graph_path(p, o.ogb_scheme);
-  fs::path probe = fs::exists(p / "raw") ? p / "raw" : p / "meta.txt";
-  uint64_t key = derive_seed(std::hash<std::string>{}(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme),
-                          static_cast<uint64_t>(fs::last_write_time(probe).time_since_epoch().count()));
+  if (fs::is_regular_file(p) || !o.binary_cache) return load_graph_path(p, o.ogb_scheme, o.lenient);
+  const uint64_t key = source_key(p, o);
   fs::path name = p.filename().empty() ? p.parent_path().filename() : p.filename();
   fs::path bin = fs::path(cache_root(o)) / "graphs" / (name.string() + "-" + std::to_string(key % 1000000007ULL) + ".mlsg");
   if (fs::exists(bin)) {
     try {
-      Graph g = map_binary_graph(bin);
-      g.name = name.string();
-      log::info("graph: mapped cached binary {}", bin.string());
-      return g;
+      uint64_t stored = 0;
+      Graph g = map_binary_graph(bin, &stored);
+      if (stored == key) {
+        g.name = name.string();
+        log::info("graph: mapped cached binary {}", bin.string());
+        return g;
+      }
+      log::warn("graph: cached binary {} was made from other input files; rebuilding it", bin.string());
     } catch (const InputError& e) {
-      log::warn("graph: ignoring unreadable cache {} ({})", bin.string(), e.what());
+      log::warn("graph: cached binary {} is unreadable ({}); rebuilding it", bin.string(), e.what());
     }
   }
-  Graph g = load_graph_path(p, o.ogb_scheme);
-  if (g.multi_label()) return g;  // the binary format holds one label per node
+  Graph g = load_graph_path(p, o.ogb_scheme, o.lenient);
+  // The binary format holds one label per node; a lenient load's skipped rows are reported anew
+  // on every load, so neither is cached.
+  if (g.multi_label() || !g.skipped_rows.empty()) return g;
   try {
-    write_binary_graph(g, bin);
+    write_binary_graph(g, bin, key);
     log::info("graph: wrote binary copy {}", bin.string());
   } catch (const Error& e) {
     log::warn("graph: could not write the binary cache ({}); continuing", e.what());

@@ -1,29 +1,84 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <numeric>
 
-#include "core/util/fs.hpp"
-#include "gnn/graph/line_reader.hpp"
 #include "gnn/graph/loaders.hpp"
+#include "gnn/graph/token_reader.hpp"
 
 namespace mlsys::gnn {
 
 namespace fs = std::filesystem;
 
-static std::string must_read(const fs::path& p) {
+namespace {
+
+fs::path must_exist(const fs::path& p) {
   if (!fs::exists(p)) throw InputError("missing file " + p.string() + " (a text graph folder needs meta.txt, edges.txt, labels.txt, split.txt)");
-  return read_file(p);
+  return p;
 }
 
-Graph load_text_graph(const fs::path& dir) {
+// A bad row: an error naming file:line, or, when loading leniently, a row skipped and counted.
+struct BadRows {
+  bool lenient = false;
+  std::map<std::string, int64_t>* counts = nullptr;
+  // Returns normally (the caller skips the row) only when lenient.
+  void bad(const TokenReader& r, const std::string& file, const std::string& reason, const std::string& msg) const {
+    if (!lenient) r.fail(msg + " (gnn.graph.lenient=true skips such rows and counts them)");
+    ++(*counts)[file + ": " + reason];
+  }
+};
+
+// Row-major CSR of the feature lines (entries of one node in ascending columns; a column given
+// twice keeps its last value, as writing into a dense row would). Dense when at least a tenth of
+// the entries are nonzero: the sparse form then saves little and the dense kernels are faster.
+void set_features(Graph& g, int64_t n, int64_t f, std::vector<int32_t>& node, std::vector<int32_t>& col, std::vector<float>& val) {
+  std::vector<int64_t> order(node.size());
+  std::iota(order.begin(), order.end(), int64_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return node[a] != node[b] ? node[a] < node[b] : col[a] < col[b]; });
+  std::vector<int64_t> rp(static_cast<size_t>(n) + 1, 0);
+  std::vector<int32_t> ci;
+  std::vector<float> cv;
+  ci.reserve(order.size());
+  cv.reserve(order.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    const int64_t e = order[k];
+    // Of equal (node, column) entries the stable sort keeps file order: the last one wins.
+    if (k + 1 < order.size() && node[order[k + 1]] == node[e] && col[order[k + 1]] == col[e]) continue;
+    if (val[e] == 0.0f) continue;
+    ci.push_back(col[e]);
+    cv.push_back(val[e]);
+    ++rp[static_cast<size_t>(node[e]) + 1];
+  }
+  node = {};
+  col = {};
+  val = {};
+  order = {};
+  for (int64_t v = 0; v < n; ++v) rp[v + 1] += rp[v];
+  g.feature_dim = f;
+  if (static_cast<int64_t>(ci.size()) < n * f / 10) {
+    g.feature_indptr = Array<int64_t>(std::move(rp));
+    g.feature_indices = Array<int32_t>(std::move(ci));
+    g.feature_values = Array<float>(std::move(cv));
+    return;
+  }
+  std::vector<float> x(static_cast<size_t>(n * f), 0.0f);
+  for (int64_t v = 0; v < n; ++v)
+    for (int64_t e = rp[v]; e < rp[v + 1]; ++e) x[static_cast<size_t>(v * f + ci[e])] = cv[e];
+  g.features = Array<float>(std::move(x));
+}
+
+}  // namespace
+
+Graph load_text_graph(const fs::path& dir, bool lenient) {
   Graph g;
-  g.name = dir.filename().string();
-  if (g.name.empty()) g.name = dir.parent_path().filename().string();
+  g.name = dir.filename().empty() ? dir.parent_path().filename().string() : dir.filename().string();
+  const BadRows rows{lenient, &g.skipped_rows};
 
   std::map<std::string, std::string> meta;
   {
-    std::string text = must_read(dir / "meta.txt");
-    LineReader r((dir / "meta.txt").string(), text);
+    TokenReader r(must_exist(dir / "meta.txt"));
     while (r.next()) {
       std::string key(r.token());
       meta[key] = std::string(r.token());
@@ -39,94 +94,116 @@ Graph load_text_graph(const fs::path& dir) {
     }
   };
   const int64_t n = meta_int("nodes");
-  g.num_classes = static_cast<int32_t>(meta_int("classes"));
+  const int64_t classes = meta_int("classes");
   if (n <= 0 || n > INT32_MAX) throw InputError((dir / "meta.txt").string() + ": nodes must be in [1, 2^31)");
-  if (g.num_classes <= 0) throw InputError((dir / "meta.txt").string() + ": classes must be positive");
+  if (classes <= 0 || classes > INT32_MAX) throw InputError((dir / "meta.txt").string() + ": classes must be in [1, 2^31)");
+  g.num_classes = static_cast<int32_t>(classes);
 
   std::vector<std::pair<int32_t, int32_t>> edges;
   {
-    fs::path p = dir / "edges.txt";
-    std::string text = must_read(p);
-    LineReader r(p.string(), text);
+    TokenReader r(must_exist(dir / "edges.txt"));
     while (r.next()) {
-      int64_t u = r.integer("source id"), v = r.integer("target id");
+      const int64_t u = r.integer("source id"), v = r.integer("target id");
       if (u < 0 || u >= n || v < 0 || v >= n) r.fail(fmt::format("node id out of range [0, {}): {} {}", n, u, v));
       if (!r.at_end()) r.fail("expected two ids per line");
       edges.emplace_back(static_cast<int32_t>(u), static_cast<int32_t>(v));
     }
   }
   build_symmetric_csr(n, edges, g);
-  g.name = dir.filename().empty() ? dir.parent_path().filename().string() : dir.filename().string();
+  edges = {};
 
   if (fs::path p = dir / "features.txt"; fs::exists(p)) {
-    std::string text = read_file(p);
-    LineReader r(p.string(), text);
+    TokenReader r(p);
     if (!r.next()) r.fail("empty feature file (first line must be 'N F')");
-    int64_t fn = r.integer("node count"), f = r.integer("feature count");
+    const int64_t fn = r.integer("node count"), f = r.integer("feature count");
     if (fn != n) r.fail(fmt::format("feature file has {} rows but meta.txt says {} nodes", fn, n));
-    if (f <= 0) r.fail("feature count must be positive");
-    std::vector<float> x(static_cast<size_t>(n * f), 0.0f);
+    if (f <= 0 || f > INT32_MAX) r.fail("feature count must be in [1, 2^31)");
+    std::vector<int32_t> node, col;
+    std::vector<float> val;
     while (r.next()) {
-      int64_t v = r.integer("node id");
+      const int64_t v = r.integer("node id");
       if (v < 0 || v >= n) r.fail(fmt::format("node id {} out of range [0, {})", v, n));
-      int64_t nnz = r.integer("entry count");
+      const int64_t nnz = r.integer("entry count");
+      const size_t first = val.size();
       int64_t seen = 0;
+      bool finite = true;
       while (!r.at_end()) {
-        std::string_view tok = r.token();
-        size_t colon = tok.find(':');
+        const std::string_view tok = r.token();
+        const size_t colon = tok.find(':');
         if (colon == std::string_view::npos) r.fail("expected col:val, got '" + std::string(tok) + "'");
-        double col = r.number(tok.substr(0, colon), "column");
-        double val = r.number(tok.substr(colon + 1), "value");
-        if (col < 0 || col >= static_cast<double>(f) || col != static_cast<int64_t>(col))
-          r.fail(fmt::format("column {} out of range [0, {})", col, f));
-        x[static_cast<size_t>(v * f + static_cast<int64_t>(col))] = static_cast<float>(val);
+        const double c = r.number(tok.substr(0, colon), "column");
+        const double x = r.number(tok.substr(colon + 1), "value");
+        if (c < 0 || c >= static_cast<double>(f) || c != static_cast<int64_t>(c)) r.fail(fmt::format("column {} out of range [0, {})", c, f));
+        finite = finite && std::isfinite(x) && std::abs(x) <= 3.4e38;
+        node.push_back(static_cast<int32_t>(v));
+        col.push_back(static_cast<int32_t>(c));
+        val.push_back(static_cast<float>(x));
         ++seen;
       }
       if (seen != nnz) r.fail(fmt::format("ragged row: says {} entries, has {}", nnz, seen));
+      if (!finite) {
+        rows.bad(r, "features.txt", "non-finite value", fmt::format("node {} has a NaN or infinite feature value", v));
+        node.resize(first);
+        col.resize(first);
+        val.resize(first);
+      }
     }
-    g.feature_dim = f;
-    g.features = Array<float>(std::move(x));
+    set_features(g, n, f, node, col, val);
   }
 
   {
-    fs::path p = dir / "labels.txt";
-    std::string text = must_read(p);
-    LineReader r(p.string(), text);
+    TokenReader r(must_exist(dir / "labels.txt"));
     std::vector<int32_t> y(static_cast<size_t>(n), -1);
     // Multi-label: `node c1 c2 ...` (the node's classes, possibly none; a listed node is labeled).
     const bool multi = meta.count("multilabel") && meta["multilabel"] == "1";
     std::vector<uint8_t> ym(multi ? static_cast<size_t>(n * g.num_classes) : 0, 0);
+    std::vector<int64_t> cls;
     while (r.next()) {
-      int64_t v = r.integer("node id");
+      const int64_t v = r.integer("node id");
       if (v < 0 || v >= n) r.fail(fmt::format("node id {} out of range [0, {})", v, n));
       if (multi) {
-        y[v] = 0;
+        cls.clear();
+        bool ok = true;
         while (!r.at_end()) {
-          int64_t c = r.integer("class");
-          if (c < 0 || c >= g.num_classes) r.fail(fmt::format("class {} outside the {} classes", c, g.num_classes));
-          ym[static_cast<size_t>(v * g.num_classes + c)] = 1;
+          const int64_t c = r.integer("class");
+          ok = ok && c >= 0 && c < g.num_classes;
+          cls.push_back(c);
         }
+        if (!ok) {
+          rows.bad(r, "labels.txt", "class out of range", fmt::format("a class of node {} is outside the {} classes", v, g.num_classes));
+          continue;
+        }
+        y[v] = 0;
+        for (int64_t c : cls) ym[static_cast<size_t>(v * g.num_classes + c)] = 1;
         continue;
       }
-      int64_t c = r.integer("class");
-      if (c < -1 || c >= g.num_classes) r.fail(fmt::format("label {} outside the {} classes (-1 = unlabeled)", c, g.num_classes));
+      const int64_t c = r.integer("class");
+      if (c < -1 || c >= g.num_classes) {
+        rows.bad(r, "labels.txt", "class out of range", fmt::format("label {} outside the {} classes (-1 = unlabeled)", c, g.num_classes));
+        continue;
+      }
       y[v] = static_cast<int32_t>(c);
     }
     g.labels = Array<int32_t>(std::move(y));
     if (multi) g.multi_labels = Array<uint8_t>(std::move(ym));
   }
   {
-    fs::path p = dir / "split.txt";
-    std::string text = must_read(p);
-    LineReader r(p.string(), text);
+    const fs::path p = must_exist(dir / "split.txt");
+    TokenReader r(p);
     std::vector<uint8_t> s(static_cast<size_t>(n), 0);
     while (r.next()) {
-      int64_t v = r.integer("node id");
+      const int64_t v = r.integer("node id");
       if (v < 0 || v >= n) r.fail(fmt::format("node id {} out of range [0, {})", v, n));
-      std::string_view w = r.token();
-      Split k = w == "train" ? Split::Train : w == "val" ? Split::Val : w == "test" ? Split::Test : Split::None;
-      if (k == Split::None) r.fail("split must be train, val or test, got '" + std::string(w) + "'");
-      if (g.labels[v] < 0) r.fail(fmt::format("node {} is in the {} split but unlabeled", v, w));
+      const std::string_view w = r.token();
+      const Split k = w == "train" ? Split::Train : w == "val" ? Split::Val : w == "test" ? Split::Test : Split::None;
+      if (k == Split::None) {
+        rows.bad(r, "split.txt", "unknown split name", "split must be train, val or test, got '" + std::string(w) + "'");
+        continue;
+      }
+      if (g.labels[v] < 0) {
+        rows.bad(r, "split.txt", "unlabeled node in a split", fmt::format("node {} is in the {} split but unlabeled", v, w));
+        continue;
+      }
       s[v] = static_cast<uint8_t>(k);
     }
     g.split = Array<uint8_t>(std::move(s));

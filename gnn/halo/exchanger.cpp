@@ -15,8 +15,8 @@ static double now_s() {
   return std::chrono::duration<double>(C::now().time_since_epoch()).count();
 }
 
-Exchanger::Exchanger(comm::Communicator& comm, DeviceContext& ctx, const HaloPlan& plan, uint64_t seed)
-    : comm_(comm), ctx_(ctx), plan_(plan), seed_(seed) {
+Exchanger::Exchanger(comm::ProgressEngine& engine, DeviceContext& ctx, const HaloPlan& plan, uint64_t seed, const HaloOptions& o)
+    : engine_(engine), ctx_(ctx), plan_(plan), seed_(seed), o_(o) {
   std::vector<int32_t> idx;
   for (int q = 0; q < plan.parts; ++q) {
     send_rows_.push_back(static_cast<size_t>(plan.sends_to(q)));
@@ -28,9 +28,15 @@ Exchanger::Exchanger(comm::Communicator& comm, DeviceContext& ctx, const HaloPla
 
 double Exchanger::now_us() const { return now_s() * 1e6 - trace_t0_; }
 
+// The unbiased codec of this width that runs where the worker's tensors are.
 const quant::Codec& Exchanger::codec(int bits) {
   auto& c = codecs_[bits];
-  if (!c) c = quant::unbiased_codec(bits);
+  if (!c) {
+    quant::CodecParams p;
+    p.impl = quant::impl_for(ctx_.device());
+    p.cuda_stream = ctx_.stream();
+    c = quant::unbiased_codec(bits, p);
+  }
   return *c;
 }
 
@@ -43,24 +49,78 @@ void Exchanger::begin_epoch(int epoch, bool stale, int fwd_bits, int bwd_bits, H
   stats_ = stats;
 }
 
-void Exchanger::wait(comm::QuantizedRequest& r, const char* what) {
-  // wait() receives (the transport copies the wire bytes in) and then decodes on this thread. Only
-  // the time blocked on data that had not arrived yet counts as waiting (the communicator measures
-  // it, decoding excluded); receiving data already there and decoding it count with the encoding.
-  const double t = now_s(), blocked0 = comm_.stats().wait_seconds;
-  const bool arrived = r.request.test();  // non-blocking; receives and decodes when complete
-  if (!arrived) r.wait();
-  const double dt = now_s() - t;
-  const double blocked = arrived ? 0.0 : std::clamp(comm_.stats().wait_seconds - blocked0, 0.0, dt);
+int64_t Exchanger::feedback_bytes() const {
+  int64_t b = 0;
+  for (const Stream* s : {&fwd_, &bwd_})
+    for (const auto& [slot, t] : s->residual) b += t.numel() * 4;
+  return b;
+}
+
+Exchanger::Pending Exchanger::post(Stream& s, int slot, int bits, Tensor send, const std::vector<size_t>& send_rows,
+                                   const std::vector<size_t>& recv_rows, uint64_t seed) {
+  const int64_t cols = send.row_numel();
+  size_t nrecv = 0;
+  for (size_t r : recv_rows) nrecv += r;
+  Pending p;
+  // Error feedback: send this epoch's rows plus what quantization lost on them last time.
+  Tensor& e = s.residual[slot];
+  if (o_.error_feedback && e.defined() && e.shape() == send.shape()) k::add(ctx_, send, e, send);
+  p.send = send;
+  p.recv = Tensor::empty({std::max<int64_t>(1, static_cast<int64_t>(nrecv)), cols}, DType::f32, ctx_);
+  if (o_.error_feedback) p.sent = Tensor::empty(send.shape(), DType::f32, ctx_);
+  const quant::Codec& c = codec(bits);
+  if (stats_) {
+    const int me = plan_.rank;
+    for (size_t q = 0; q < send_rows.size(); ++q) {
+      if (static_cast<int>(q) == me) continue;
+      stats_->raw_bytes += send_rows[q] * static_cast<size_t>(cols) * sizeof(float);
+      stats_->wire_bytes += comm::block_wire_bytes(c, send_rows[q], static_cast<size_t>(cols), static_cast<size_t>(o_.range_values));
+    }
+  }
+  comm::QuantizedOptions qo;
+  qo.ctx = &ctx_;
+  qo.range_values = static_cast<size_t>(o_.range_values);
+  qo.sent = p.sent.defined() ? p.sent.data<float>() : nullptr;
+  // The tensors are held by the closure until the engine has run it (their storage stays put).
+  Tensor snd = p.send, rcv = p.recv;
+  const quant::Codec* cp = &c;
+  p.ticket = engine_.submit(
+      {std::string("halo ") + s.what + " layer " + std::to_string(slot),
+       [snd, rcv, cp, &send_rows, &recv_rows, cols, seed, qo](comm::Communicator& comm) {
+         return comm::iall_to_all_v_quantized(comm, *cp, snd.data<float>(), send_rows, rcv.data<float>(), recv_rows,
+                                              static_cast<size_t>(cols), seed, qo)
+             .request;
+       },
+       {}});
+  return p;
+}
+
+Tensor Exchanger::take(Stream& s, int slot, Pending& p) {
+  const double t = now_s();
+  const double blocked = p.ticket.wait();
   if (stats_) {
     stats_->wait_s += blocked;
-    stats_->quant_s += dt - blocked;
+    stats_->quant_s += p.ticket.busy_seconds();
   }
   if (trace_) {
-    if (blocked > 1e-5) trace_->span(plan_.rank, 1, std::string("wait ") + what, now_us() - dt * 1e6, blocked * 1e6, "wait");
-    if (dt - blocked > 1e-5)
-      trace_->span(plan_.rank, 1, std::string("receive+decode ") + what, now_us() - (dt - blocked) * 1e6, (dt - blocked) * 1e6, "comm");
+    const comm::Ticket::Times tm = p.ticket.times();
+    const double off = trace_t0_;
+    if (tm.start_end > 0)
+      trace_->span(plan_.rank, 2, std::string("encode+send ") + s.what, tm.start_begin * 1e6 - off, (tm.start_end - tm.start_begin) * 1e6, "comm");
+    if (tm.finish_end > 0)
+      trace_->span(plan_.rank, 2, std::string("receive+decode ") + s.what, tm.finish_begin * 1e6 - off,
+                   (tm.finish_end - tm.finish_begin) * 1e6, "comm");
+    if (blocked > 1e-5) trace_->span(plan_.rank, 1, std::string("wait ") + s.what, t * 1e6 - off, blocked * 1e6, "wait");
   }
+  if (o_.error_feedback) {
+    Tensor& e = s.residual[slot];
+    if (!e.defined() || e.shape() != p.send.shape()) e = Tensor::empty(p.send.shape(), DType::f32, ctx_);
+    e.copy_from(p.send);
+    k::axpy(ctx_, -1.0f, p.sent, e);  // what the peers did not get
+  }
+  Tensor got = p.recv;
+  p = Pending();
+  return got;
 }
 
 void Exchanger::drain() {
@@ -69,51 +129,40 @@ void Exchanger::drain() {
 }
 
 void Exchanger::drain(Stream& s) {
-  for (auto& [slot, p] : s.pending) {
-    wait(p.req, s.what);
-    s.ready[slot] = p.buffer;
-  }
+  for (auto& [slot, p] : s.pending) s.ready[slot] = take(s, slot, p);
   s.pending.clear();
 }
 
-Tensor Exchanger::transfer(Stream& s, int slot, const quant::Codec& c, const float* send, std::span<const size_t> send_rows,
-                           const Tensor& buf, std::span<const size_t> recv_rows, int64_t cols, uint64_t seed) {
-  auto req = start(c, send, send_rows, buf.data<float>(), recv_rows, static_cast<size_t>(cols), seed);
+Tensor Exchanger::transfer(Stream& s, int slot, int bits, Tensor send, const std::vector<size_t>& send_rows,
+                           const std::vector<size_t>& recv_rows, uint64_t seed) {
+  const int64_t cols = send.row_numel();
   if (!stale_) {
-    wait(req, s.what);
-    s.ready[slot] = buf;
-    return buf;
+    Pending p = post(s, slot, bits, send, send_rows, recv_rows, seed);
+    s.ready[slot] = take(s, slot, p);
+    return s.ready[slot];
   }
-  if (auto it = s.pending.find(slot); it != s.pending.end()) {
-    wait(it->second.req, s.what);
-    s.ready[slot] = it->second.buffer;
+  // Error feedback needs the previous transfer's residual before posting this one; otherwise this
+  // epoch's transfer is posted first, so it starts as early as possible.
+  auto prev = s.pending.find(slot);
+  const bool take_first = o_.error_feedback && prev != s.pending.end();
+  if (take_first) {
+    s.ready[slot] = take(s, slot, prev->second);
+    s.pending.erase(prev);
   }
-  s.pending[slot] = Pending{std::move(req), buf};
+  Pending p = post(s, slot, bits, send, send_rows, recv_rows, seed);
+  if (auto it = s.pending.find(slot); it != s.pending.end()) s.ready[slot] = take(s, slot, it->second);
+  s.pending[slot] = std::move(p);
   auto ready = s.ready.find(slot);
   if (ready == s.ready.end() || ready->second.row_numel() != cols)
     throw Error(std::string("pipelined epoch without ") + s.what + " halo data from a previous epoch (epoch 0 must be synchronous)");
   return ready->second;
 }
 
-comm::QuantizedRequest Exchanger::start(const quant::Codec& c, const float* send, std::span<const size_t> send_rows,
-                                        float* recv, std::span<const size_t> recv_rows, size_t cols, uint64_t seed) {
-  double t = now_s();
-  auto r = comm::iall_to_all_v_quantized(comm_, c, send, send_rows, recv, recv_rows, cols, seed);
-  double dt = now_s() - t;
-  if (stats_) {
-    stats_->quant_s += dt;
-    stats_->raw_bytes += r.volume.raw_bytes;
-    stats_->wire_bytes += r.volume.wire_bytes;
-  }
-  if (trace_) trace_->span(plan_.rank, 1, "encode+send " + c.name(), now_us() - dt * 1e6, dt * 1e6, "comm");
-  return r;
-}
-
 Tensor Exchanger::pack_send(const Tensor& p_own) {
   const int64_t f = p_own.row_numel();
   Tensor s = Tensor::empty({std::max<int64_t>(1, send_index_.numel()), f}, DType::f32, ctx_);
   if (send_index_.numel()) k::gather_rows(ctx_, p_own, send_index_, s.rows(0, send_index_.numel()));
-  return s.device().is_cpu() ? s : s.to(cpu_context());
+  return s.rows(0, send_index_.numel());
 }
 
 Tensor Exchanger::forward(int slot, const Tensor& p_own) {
@@ -122,10 +171,8 @@ Tensor Exchanger::forward(int slot, const Tensor& p_own) {
   Tensor ext = Tensor::empty({plan_.num_local(), f}, DType::f32, ctx_);
   ext.rows(0, own).copy_from(p_own);
   const uint64_t seed = derive_seed(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2);
-  Tensor send = pack_send(p_own);
   // Stale: this epoch's rows arrive during the rest of the epoch and are used by the next one.
-  Tensor buf = Tensor::empty({std::max<int64_t>(1, halo), f}, DType::f32, cpu_context());
-  Tensor use = transfer(fwd_, slot, codec(fwd_bits_), send.data<float>(), send_rows_, buf, recv_rows_, f, seed);
+  Tensor use = transfer(fwd_, slot, fwd_bits_, pack_send(p_own), send_rows_, recv_rows_, seed);
   if (halo) ext.rows(own, own + halo).copy_from(use.rows(0, halo));
   return ext;
 }
@@ -136,9 +183,16 @@ Tensor Exchanger::forward_exact(const Tensor& p_own) {
   Tensor ext = Tensor::empty({plan_.num_local(), f}, DType::f32, ctx_);
   ext.rows(0, own).copy_from(p_own);
   Tensor send = pack_send(p_own);
-  Tensor buf = Tensor::empty({std::max<int64_t>(1, halo), f}, DType::f32, cpu_context());
-  comm::all_to_all_v_quantized(comm_, codec(32), send.data<float>(), send_rows_, buf.data<float>(), recv_rows_,
-                               static_cast<size_t>(f), 0);
+  Tensor buf = Tensor::empty({std::max<int64_t>(1, halo), f}, DType::f32, ctx_);
+  const quant::Codec* c = &codec(32);
+  comm::QuantizedOptions qo;
+  qo.ctx = &ctx_;
+  const std::vector<size_t>& sr = send_rows_;
+  const std::vector<size_t>& rr = recv_rows_;
+  engine_.call("halo fwd (evaluation)", [&](comm::Communicator& comm) {
+    comm::all_to_all_v_quantized(comm, *c, send.numel() ? send.data<float>() : nullptr, sr, buf.data<float>(), rr,
+                                 static_cast<size_t>(f), 0, qo);
+  });
   if (halo) ext.rows(own, own + halo).copy_from(buf.rows(0, halo));
   return ext;
 }
@@ -148,16 +202,12 @@ Tensor Exchanger::backward(int slot, const Tensor& grad_ext) {
   const int64_t own = plan_.num_owned(), halo = plan_.num_halo(), f = grad_ext.row_numel();
   Tensor out = grad_ext.rows(0, own).clone();
   const uint64_t seed = derive_seed(seed_, static_cast<uint64_t>(epoch_), static_cast<uint64_t>(slot) * 2 + 1);
-  Tensor send = halo ? grad_ext.rows(own, own + halo) : Tensor::zeros({1, f}, DType::f32, ctx_);
-  if (!send.device().is_cpu()) send = send.to(cpu_context());
+  // The halo rows' gradients, copied: the caller may reuse grad_ext while the engine encodes.
+  Tensor send = Tensor::empty({std::max<int64_t>(1, halo), f}, DType::f32, ctx_).rows(0, halo);
+  if (halo) send.copy_from(grad_ext.rows(own, own + halo));
   const int64_t nrecv = send_index_.numel();
-  Tensor buf = Tensor::empty({std::max<int64_t>(1, nrecv), f}, DType::f32, cpu_context());
-  Tensor use = transfer(bwd_, slot, codec(bwd_bits_), send.data<float>(), recv_rows_, buf, send_rows_, f, seed);
-  if (nrecv) {
-    Tensor add = use.rows(0, nrecv);
-    if (!ctx_.device().is_cpu()) add = add.to(ctx_);
-    k::scatter_add_rows(ctx_, add, send_index_, out);
-  }
+  Tensor use = transfer(bwd_, slot, bwd_bits_, send, recv_rows_, send_rows_, seed);
+  if (nrecv) k::scatter_add_rows(ctx_, use.rows(0, nrecv), send_index_, out);
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/kernels/kernels.hpp"
 #include "core/quant/rng.hpp"
+#include "core/util/error.hpp"
 #include "core/util/random.hpp"
 
 namespace mlsys::gnn {
@@ -60,27 +61,33 @@ void DropIn::begin(ForwardEnv& env, const Tensor& h, float prob, int slot) {
   gids = env.lg.global_ids.data();
   if (!h.defined() && env.sparse_x) {
     sx = *env.sparse_x;
-    if (env.train && p > 0) {
+    if (env.train && p > 0 && sx.nnz() > 0) {
       const int64_t nnz = sx.nnz();
       Tensor vals = Tensor::empty({nnz}, DType::f32, env.ctx);
-      const float* v = env.sparse_x->values.data<float>();
-      const int64_t* rp = sx.row_ptr.data<int64_t>();
-      const int32_t* col = sx.col.data<int32_t>();
-      float* out = vals.data<float>();
-      const float scale = 1.0f / (1.0f - p);
+      if (!env.ctx.device().is_cpu()) {
+        Tensor m = Tensor::empty({nnz}, DType::u8, env.ctx);
+        k::dropout(env.ctx, sx.values, vals, m, p, seed);  // device memory: the kernel's stream
+      } else {
+        // Host memory: a hash of (seed, global id, column), the same whichever worker holds the row.
+        const float* v = env.sparse_x->values.data<float>();
+        const int64_t* rp = sx.row_ptr.data<int64_t>();
+        const int32_t* col = sx.col.data<int32_t>();
+        float* out = vals.data<float>();
+        const float scale = 1.0f / (1.0f - p);
 #pragma omp parallel for schedule(static)
-      for (int64_t r = 0; r < sx.rows; ++r)
-        for (int64_t e = rp[r]; e < rp[r + 1]; ++e) {
-          const uint64_t key = derive_seed(seed, static_cast<uint64_t>(env.lg.global_ids[r]), static_cast<uint64_t>(col[e]));
-          out[e] = static_cast<double>(key >> 11) * 0x1.0p-53 >= p ? v[e] * scale : 0.0f;
-        }
+        for (int64_t r = 0; r < sx.rows; ++r)
+          for (int64_t e = rp[r]; e < rp[r + 1]; ++e) {
+            const uint64_t key = derive_seed(seed, static_cast<uint64_t>(env.lg.global_ids[r]), static_cast<uint64_t>(col[e]));
+            out[e] = static_cast<double>(key >> 11) * 0x1.0p-53 >= p ? v[e] * scale : 0.0f;
+          }
+      }
       sx.values = vals;
     }
     return;
   }
   in = h;
   active = env.train && p > 0;
-  if (active && env.ctx.is_cuda()) {
+  if (active && !env.ctx.device().is_cpu()) {
     hd = Tensor::empty(h.shape(), DType::f32, env.ctx);
     mask = Tensor::empty(h.shape(), DType::u8, env.ctx);
     k::dropout(env.ctx, h, hd, mask, p, seed);  // the device kernel stores its mask
@@ -95,9 +102,18 @@ Tensor DropIn::dropped(ForwardEnv& env) const {
 }
 
 void DropIn::matmul(ForwardEnv& env, const Tensor& w, const Tensor& out, float beta) const {
-  if (sx.rows) return k::spmm(env.ctx, sx, w, out, Tensor(), beta);
-  if (!regenerated()) return k::gemm(env.ctx, active ? hd : in, false, w, false, out, 1.0f, beta);
-  const int64_t n = in.rows(), f = in.row_numel(), b = block_rows(f);
+  const int64_t n = out.rows();
+  if (n < rows() && beta != 0.0f) throw Error("DropIn::matmul: a prefix of the rows takes beta = 0");
+  if (sx.rows) {
+    if (n == sx.rows) return k::spmm(env.ctx, sx, w, out, Tensor(), beta);
+    // The owned prefix of a local sparse input: its rows are not a matrix of their own.
+    Tensor all = Tensor::empty({sx.rows, out.row_numel()}, DType::f32, env.ctx);
+    k::spmm(env.ctx, sx, w, all);
+    out.copy_from(all.rows(0, n));
+    return;
+  }
+  if (!regenerated()) return k::gemm(env.ctx, (active ? hd : in).rows(0, n), false, w, false, out, 1.0f, beta);
+  const int64_t f = in.row_numel(), b = block_rows(f);
   if (n == 0) return;
   Tensor s = Tensor::empty({std::min(b, n), f}, DType::f32, env.ctx);
   for (int64_t r0 = 0; r0 < n; r0 += b) {
@@ -108,21 +124,28 @@ void DropIn::matmul(ForwardEnv& env, const Tensor& w, const Tensor& out, float b
 }
 
 Tensor DropIn::backward(ForwardEnv& env, const Tensor& g, nn::Parameter& w, bool need_input_grad) const {
+  const int64_t n = g.rows();
   if (sx.rows) {
-    // Explicit edge values: the cached transpose holds the undropped values.
-    k::spmm_t(env.ctx, sx, g, w.grad, sx.values, 1.0f);
+    // Explicit edge values: the cached transpose holds the undropped values. A gradient of the
+    // owned prefix only is padded with zero rows.
+    Tensor gp = g;
+    if (n < sx.rows) {
+      gp = Tensor::zeros({sx.rows, g.row_numel()}, DType::f32, env.ctx);
+      gp.rows(0, n).copy_from(g);
+    }
+    k::spmm_t(env.ctx, sx, gp, w.grad, sx.values, 1.0f);
     return Tensor();
   }
-  Tensor gin = need_input_grad ? Tensor::empty({g.rows(), w.value.dim(0)}, DType::f32, env.ctx) : Tensor();
+  Tensor gin = need_input_grad ? Tensor::empty({n, w.value.dim(0)}, DType::f32, env.ctx) : Tensor();
   if (!regenerated()) {
-    k::gemm(env.ctx, active ? hd : in, true, g, false, w.grad, 1.0f, 1.0f);
+    k::gemm(env.ctx, (active ? hd : in).rows(0, n), true, g, false, w.grad, 1.0f, 1.0f);
     if (need_input_grad) {
       k::gemm(env.ctx, g, false, w.value, true, gin);
-      if (active) k::dropout_backward(env.ctx, gin, mask, p, gin);
+      if (active) k::dropout_backward(env.ctx, gin, mask.rows(0, n), p, gin);
     }
     return gin;
   }
-  const int64_t n = in.rows(), f = in.row_numel(), b = block_rows(f);
+  const int64_t f = in.row_numel(), b = block_rows(f);
   if (n == 0) return gin;
   Tensor s = Tensor::empty({std::min(b, n), f}, DType::f32, env.ctx);
   const float scale = 1.0f / (1.0f - p);

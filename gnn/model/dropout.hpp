@@ -28,9 +28,11 @@ struct DropIn {
   bool regenerated() const { return active && !hd.defined(); }
   // The dense dropped input whole (a new tensor when regenerated).
   Tensor dropped(ForwardEnv& env) const;
-  // out = drop(in) w + beta * out.
+  // out = drop(in) w + beta * out, for the first out.rows() rows of the input (all of them, or the
+  // owned prefix of a local input; a prefix takes beta = 0).
   void matmul(ForwardEnv& env, const Tensor& w, const Tensor& out, float beta = 0.0f) const;
-  // w.grad += drop(in)^T g; with need_input_grad returns the input gradient (g w^T) * keep / (1 - p).
+  // w.grad += drop(in)^T g over the first g.rows() rows; with need_input_grad returns the input
+  // gradient (g w^T) * keep / (1 - p).
   Tensor backward(ForwardEnv& env, const Tensor& g, nn::Parameter& w, bool need_input_grad) const;
   // g *= keep / (1 - p) in place (g: the gradient w.r.t. the dropped input).
   void back_inplace(ForwardEnv& env, const Tensor& g) const;

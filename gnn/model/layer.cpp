@@ -26,8 +26,15 @@ nn::Parameter make_param(DeviceContext& ctx, const std::string& name, int64_t ro
 
 float glorot(int in, int out) { return std::sqrt(6.0f / static_cast<float>(in + out)); }
 
+bool input_is_local(const ForwardEnv& env, int slot) { return slot == 0 && env.local_input; }
+
 Tensor exchange(ForwardEnv& env, int slot, const Tensor& t) {
+  if (input_is_local(env, slot)) return t;
   return env.exact ? env.ex.forward_exact(t) : env.ex.forward(slot, t);
+}
+
+Tensor exchange_back(ForwardEnv& env, int slot, const Tensor& g_ext) {
+  return input_is_local(env, slot) ? g_ext : env.ex.backward(slot, g_ext);
 }
 
 Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w) {

@@ -23,8 +23,11 @@ struct ForwardEnv {
   bool exact = false;  // evaluation: fp32 synchronous exchange
   uint64_t dropout_seed = 0;
   // Sparse raw features (bag-of-words inputs such as Cora's): layer 0 multiplies this CSR
-  // [owned, F] instead of a dense input, and dropout drops its nonzeros.
+  // [rows, F] instead of a dense input, and dropout drops its nonzeros.
   const Csr* sparse_x = nullptr;
+  // Layer 0's input holds the owned rows and then the halo rows (the input halo fetched once):
+  // layer 0 computes its halo rows itself and exchanges nothing, forward or backward.
+  bool local_input = false;
 };
 
 class Layer {
@@ -53,8 +56,14 @@ nn::Parameter make_param(DeviceContext& ctx, const std::string& name, int64_t ro
 float glorot(int in, int out);
 
 // Pieces the layers share.
-// Layer `slot`'s forward exchange ([owned, F] -> [owned + halo, F]); fp32 and synchronous in evaluation.
+// Layer `slot`'s forward exchange ([owned, F] -> [owned + halo, F]); fp32 and synchronous in
+// evaluation. A layer whose input already holds the halo rows (input_is_local) passes t through.
 Tensor exchange(ForwardEnv& env, int slot, const Tensor& t);
+// Its backward: the halo rows' gradients of g_ext ([owned + halo, F]) go to their owners and come
+// back added into the owned rows ([owned, F]). With a local input, g_ext is returned whole: the
+// layer's weight gradient then takes the halo rows' share here, where the owner would have.
+Tensor exchange_back(ForwardEnv& env, int slot, const Tensor& g_ext);
+bool input_is_local(const ForwardEnv& env, int slot);
 Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w);            // g W^T
 void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, nn::Parameter& w);  // w.grad += x^T g
 

@@ -9,6 +9,7 @@ LocalGraph build_local_graph(DeviceContext& ctx, const HaloPlan& plan, Adjacency
   lg.owned = plan.num_owned();
   lg.local = plan.num_local();
   lg.global_ids = plan.owned;
+  lg.global_ids.insert(lg.global_ids.end(), plan.halo.begin(), plan.halo.end());
   const int64_t n = lg.owned;
   const bool square = plan.parts == 1;
   if (which == Adjacency::gcn || which == Adjacency::attention) {

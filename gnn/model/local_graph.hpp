@@ -20,7 +20,7 @@ enum class Adjacency {
 struct LocalGraph {
   int64_t owned = 0, local = 0;
   Csr adj;  // the one adjacency the architecture needs
-  std::vector<int32_t> global_ids;  // of owned rows (dropout streams are keyed by global id)
+  std::vector<int32_t> global_ids;  // of the local rows, owned then halo (dropout streams are keyed by global id)
 };
 
 LocalGraph build_local_graph(DeviceContext& ctx, const HaloPlan& plan, Adjacency which);

@@ -1,5 +1,8 @@
 #include "gnn/train/checkpoint.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -11,6 +14,22 @@ namespace mlsys::gnn {
 namespace {
 
 const char* const kMoments[] = {"m", "v"};
+
+// FNV-1a, 64 bit: a fixed, portable hash (the fingerprint must match across builds).
+struct Fnv {
+  uint64_t h = 1469598103934665603ull;
+  void add(const void* p, size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  }
+  template <class T>
+  void add(const Array<T>& a) {
+    const uint64_t n = a.size();
+    add(&n, sizeof n);
+    add(a.data(), a.size() * sizeof(T));
+  }
+  std::string hex() const { return fmt::format("{:016x}", h); }
+};
 
 }  // namespace
 
@@ -78,6 +97,49 @@ Json load_checkpoint(const std::string& path, nn::Optimizer& opt) {
   }
   opt.load_state(state);
   return header;
+}
+
+Json run_fingerprint(const Graph& g, const std::vector<int32_t>& owner, const ModelOptions& m, uint64_t seed) {
+  Fnv gh;
+  gh.add(&g.num_nodes, sizeof g.num_nodes);
+  gh.add(&g.feature_dim, sizeof g.feature_dim);
+  gh.add(&g.num_classes, sizeof g.num_classes);
+  gh.add(g.indptr);
+  gh.add(g.indices);
+  gh.add(g.features);
+  gh.add(g.feature_indptr);
+  gh.add(g.feature_indices);
+  gh.add(g.feature_values);
+  gh.add(g.labels);
+  gh.add(g.split);
+  gh.add(g.multi_labels);
+  Fnv ph;
+  ph.add(owner.data(), owner.size() * sizeof(int32_t));
+  Json f = Json::object();
+  f["graph"] = fmt::format("{} ({} nodes, {} edges) {}", g.name, g.num_nodes, g.num_edges(), gh.hex());
+  f["partition"] = fmt::format("{} parts {}", owner.empty() ? 0 : *std::max_element(owner.begin(), owner.end()) + 1, ph.hex());
+  f["model"] = fmt::format("{} layers {} hidden {} heads {} layer_norm {} residual {} aggregate_first {} precompute_first {}", m.arch,
+                           m.layers, m.hidden, m.heads, m.layer_norm, m.residual, m.aggregate_first, m.precompute_first);
+  f["seed"] = std::to_string(seed);  // a string: exact for every 64-bit seed
+  return f;
+}
+
+void check_fingerprint(const Json& want, const Json* have, const std::string& path) {
+  if (!have)
+    throw InputError(fmt::format("{}: the checkpoint has no run fingerprint (written by an older mlsys): it cannot be "
+                                 "checked against this run; start a new run without --resume",
+                                 path));
+  std::string diff;
+  for (const char* k : {"graph", "partition", "model", "seed"}) {
+    const Json* h = have->find(k);
+    const std::string hv = h ? h->as_string() : "(missing)";
+    const std::string& wv = want.find(k)->as_string();
+    if (hv != wv) diff += fmt::format("\n  {}: checkpoint {} vs this run {}", k, hv, wv);
+  }
+  if (!diff.empty())
+    throw InputError(fmt::format("{}: the checkpoint comes from another run; resume only with the graph, partition, model "
+                                 "and seed it was written with:{}",
+                                 path, diff));
 }
 
 }  // namespace mlsys::gnn

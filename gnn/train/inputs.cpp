@@ -5,6 +5,7 @@
 
 #include "core/kernels/kernels.hpp"
 #include "core/util/error.hpp"
+#include "gnn/halo/input_halo.hpp"
 
 namespace mlsys::gnn {
 
@@ -12,8 +13,21 @@ namespace k = kernels;
 
 namespace {
 
-// Rows `ids` of the feature matrix into dst from row `offset` on (L1-normalized when asked).
-void gather_features(const Graph& g, const std::vector<int32_t>& ids, Tensor& dst, int64_t offset, bool normalize) {
+// Host rows of the input features, dense or sparse (whichever the graph holds).
+struct Rows {
+  Tensor dense;  // [n, F]
+  Csr sparse;    // rows == 0 and dense undefined: nothing yet
+  bool is_sparse() const { return !dense.defined(); }
+};
+
+// A CSR always carries its values (an empty one too), so kernels and dropout read them alike.
+Csr with_values(Csr m) {
+  if (!m.values.defined()) m.values = Tensor::zeros({m.nnz()});
+  return m;
+}
+
+// Rows `ids` of the dense feature matrix into dst from row `offset` on (L1-normalized when asked).
+void gather_dense(const Graph& g, const std::vector<int32_t>& ids, Tensor& dst, int64_t offset, bool normalize) {
   const int64_t f = g.feature_dim;
   float* d = dst.data<float>();
 #pragma omp parallel for schedule(static)
@@ -30,7 +44,41 @@ void gather_features(const Graph& g, const std::vector<int32_t>& ids, Tensor& ds
   }
 }
 
-// Mostly-zero raw features (bag of words) become a CSR: layer 0 then costs O(nnz), not O(N F).
+// Rows `ids` of the sparse feature matrix as a CSR (L1-normalized when asked; the same sum as the
+// dense rows, since zeros add nothing).
+Csr gather_sparse(const Graph& g, const std::vector<int32_t>& ids, bool normalize) {
+  const int64_t n = static_cast<int64_t>(ids.size());
+  std::vector<int64_t> rp(static_cast<size_t>(n) + 1, 0);
+  for (int64_t i = 0; i < n; ++i) rp[i + 1] = rp[i] + g.feature_indptr[ids[i] + 1] - g.feature_indptr[ids[i]];
+  std::vector<int32_t> col(static_cast<size_t>(rp[n]));
+  std::vector<float> val(col.size());
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t b = g.feature_indptr[ids[i]], e = g.feature_indptr[ids[i] + 1];
+    std::copy(g.feature_indices.data() + b, g.feature_indices.data() + e, col.data() + rp[i]);
+    std::copy(g.feature_values.data() + b, g.feature_values.data() + e, val.data() + rp[i]);
+    if (normalize) {
+      double l1 = 0;
+      for (int64_t x = b; x < e; ++x) l1 += std::abs(g.feature_values[x]);
+      if (l1 > 0)
+        for (int64_t x = rp[i]; x < rp[i + 1]; ++x) val[x] = static_cast<float>(val[x] / l1);
+    }
+  }
+  return with_values(Csr::from_arrays(n, g.feature_dim, std::move(rp), std::move(col), std::move(val)));
+}
+
+Rows gather_rows(const Graph& g, const std::vector<int32_t>& ids, bool normalize) {
+  Rows r;
+  if (g.sparse_features()) {
+    r.sparse = gather_sparse(g, ids, normalize);
+  } else {
+    r.dense = Tensor::empty({static_cast<int64_t>(ids.size()), g.feature_dim});
+    gather_dense(g, ids, r.dense, 0, normalize);
+  }
+  return r;
+}
+
+// Mostly-zero dense features (bag of words) become a CSR: layer 0 then costs O(nnz), not O(N F).
 // Returns an empty CSR when the input is dense enough.
 Csr sparse_if_mostly_zero(const Tensor& x) {
   const int64_t own = x.rows(), f = x.row_numel();
@@ -51,40 +99,118 @@ Csr sparse_if_mostly_zero(const Tensor& x) {
       }
     rp[i + 1] = static_cast<int64_t>(col.size());
   }
-  return Csr::from_arrays(own, f, std::move(rp), std::move(col), std::move(val)).with_transpose();
+  return with_values(Csr::from_arrays(own, f, std::move(rp), std::move(col), std::move(val)));
 }
 
-// The features of the owned rows (and, for a precomputed first layer, A_hat X over owned + halo).
-void load_features(WorkerInputs& in, DeviceContext& ctx, const Graph& g, const HaloPlan& plan, const LocalGraph& lg,
-                   const InputSettings& how) {
-  const int64_t own = plan.num_owned(), f = g.feature_dim;
-  // One worker on the host reads the (possibly memory-mapped) feature matrix in place.
-  const bool in_place = plan.parts == 1 && !how.normalize && ctx.device().is_cpu();
-  if (how.precompute) {
-    Tensor ext;
-    if (in_place) {
-      ext = Tensor::wrap(const_cast<float*>(g.features.data()), {own, f}, DType::f32);
-    } else {
-      ext = Tensor::empty({plan.num_local(), f});
-      gather_features(g, plan.owned, ext, 0, how.normalize);
-      gather_features(g, plan.halo, ext, own, how.normalize);
+// A_hat X for the owned rows, X sparse over the local rows: one accumulator row per owned node
+// (host; the result is as sparse as the neighbourhoods' union of columns).
+Csr aggregate_sparse(const Csr& adj_dev, const Csr& x) {
+  const Csr adj = adj_dev.to(cpu_context());
+  const int64_t n = adj.rows, f = x.cols;
+  const int64_t* ap = adj.row_ptr.data<int64_t>();
+  const int32_t* ac = adj.col.data<int32_t>();
+  const float* av = adj.values.data<float>();
+  const int64_t* xp = x.row_ptr.data<int64_t>();
+  const int32_t* xc = x.col.data<int32_t>();
+  const float* xv = x.nnz() ? x.values.data<float>() : nullptr;
+  std::vector<std::vector<int32_t>> cols(static_cast<size_t>(n));
+  std::vector<std::vector<float>> vals(static_cast<size_t>(n));
+#pragma omp parallel
+  {
+    std::vector<float> acc(static_cast<size_t>(f), 0.0f);
+    std::vector<uint8_t> seen(static_cast<size_t>(f), 0);
+    std::vector<int32_t> touched;
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t i = 0; i < n; ++i) {
+      touched.clear();
+      for (int64_t e = ap[i]; e < ap[i + 1]; ++e)
+        for (int64_t t = xp[ac[e]]; t < xp[ac[e] + 1]; ++t) {
+          if (!seen[xc[t]]) {
+            seen[xc[t]] = 1;
+            touched.push_back(xc[t]);
+          }
+          acc[xc[t]] += av[e] * xv[t];
+        }
+      std::sort(touched.begin(), touched.end());
+      for (int32_t c : touched) {
+        if (acc[c] != 0.0f) {
+          cols[i].push_back(c);
+          vals[i].push_back(acc[c]);
+        }
+        acc[c] = 0.0f;
+        seen[c] = 0;
+      }
     }
-    in.x = Tensor::empty({own, f}, DType::f32, ctx);
-    k::spmm(ctx, lg.adj, ext.to(ctx), in.x);
-    ext = Tensor();
-    if (how.alone) g.features.release_pages();  // only A_hat X is read from now on
-  } else if (in_place) {
-    in.x = Tensor::wrap(const_cast<float*>(g.features.data()), {own, f}, DType::f32);
+  }
+  std::vector<int64_t> rp(static_cast<size_t>(n) + 1, 0);
+  for (int64_t i = 0; i < n; ++i) rp[i + 1] = rp[i] + static_cast<int64_t>(cols[i].size());
+  std::vector<int32_t> col(static_cast<size_t>(rp[n]));
+  std::vector<float> val(col.size());
+  for (int64_t i = 0; i < n; ++i) {
+    std::copy(cols[i].begin(), cols[i].end(), col.begin() + rp[i]);
+    std::copy(vals[i].begin(), vals[i].end(), val.begin() + rp[i]);
+  }
+  return with_values(Csr::from_arrays(n, f, std::move(rp), std::move(col), std::move(val)));
+}
+
+// The layer-0 input: the owned rows, with the halo rows after them when the input halo is cached
+// (fetched once at full precision) or the first layer is precomputed (A_hat X needs them once).
+void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, const Graph& g, const HaloPlan& plan,
+                   const LocalGraph& lg, const InputSettings& how) {
+  const int64_t own = plan.num_owned(), f = g.feature_dim;
+  const bool exchanging = plan.parts > 1;
+  const bool need_halo = exchanging && (how.precompute || how.cache_input);
+  // One worker on the host reads a dense (possibly memory-mapped) feature matrix in place.
+  const bool in_place = !exchanging && !how.normalize && ctx.device().is_cpu() && !g.sparse_features();
+  Rows x;
+  if (in_place) {
+    x.dense = Tensor::wrap(const_cast<float*>(g.features.data()), {own, f}, DType::f32);
   } else {
-    Tensor h = Tensor::empty({own, f});
-    gather_features(g, plan.owned, h, 0, how.normalize);
-    in.x = h.to(ctx);
-    if (how.alone) g.features.release_pages();
+    x = gather_rows(g, plan.owned, how.normalize);
   }
-  if (!how.precompute && ctx.device().is_cpu() && how.sparse_ok && own > 0) {
-    in.x_sparse = sparse_if_mostly_zero(in.x);
-    if (in.x_sparse.rows) in.x = Tensor();
+  if (need_halo) {
+    // Collective: every rank fetches (all ranks hold the same settings).
+    if (x.is_sparse()) x.sparse = stack_rows(x.sparse, with_values(fetch_halo_rows(c, plan, x.sparse)));
+    else x.dense = stack_rows(x.dense, fetch_halo_rows(c, plan, x.dense));
   }
+  // Only the rows gathered above (or A_hat X) are read from now on.
+  if (how.alone && !in_place) g.features.release_pages();
+  if (how.alone) {
+    g.feature_indptr.release_pages();
+    g.feature_indices.release_pages();
+    g.feature_values.release_pages();
+  }
+  if (how.precompute) {
+    if (x.is_sparse()) {
+      in.x_sparse = aggregate_sparse(lg.adj, x.sparse).with_transpose().to(ctx);
+    } else {
+      in.x = Tensor::empty({own, f}, DType::f32, ctx);
+      k::spmm(ctx, lg.adj, x.dense.to(ctx), in.x);
+      if (how.alone && in_place) g.features.release_pages();
+    }
+    return;
+  }
+  in.local_input = need_halo;
+  if (x.is_sparse() && how.sparse_ok) {
+    in.x_sparse = x.sparse.with_transpose().to(ctx);
+    return;
+  }
+  Tensor dense = x.is_sparse() ? Tensor() : x.dense;
+  if (x.is_sparse()) {  // an architecture that reads dense inputs only
+    dense = Tensor::zeros({x.sparse.rows, f});
+    const int64_t* rp = x.sparse.row_ptr.data<int64_t>();
+    for (int64_t r = 0; r < x.sparse.rows; ++r)
+      for (int64_t e = rp[r]; e < rp[r + 1]; ++e)
+        dense.data<float>()[r * f + x.sparse.col.data<int32_t>()[e]] = x.sparse.values.data<float>()[e];
+  }
+  if (ctx.device().is_cpu() && how.sparse_ok && dense.rows() > 0) {
+    Csr s = sparse_if_mostly_zero(dense);
+    if (s.rows) {
+      in.x_sparse = s.with_transpose();
+      return;
+    }
+  }
+  in.x = dense.to(ctx);
 }
 
 void load_labels(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, const Graph& g, const HaloPlan& plan) {
@@ -125,7 +251,7 @@ void load_labels(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, co
 WorkerInputs build_inputs(comm::Communicator& c, DeviceContext& ctx, const Graph& g, const HaloPlan& plan,
                           const LocalGraph& lg, const InputSettings& how) {
   WorkerInputs in;
-  load_features(in, ctx, g, plan, lg, how);
+  load_features(in, c, ctx, g, plan, lg, how);
   load_labels(in, c, ctx, g, plan);
   return in;
 }

@@ -14,8 +14,13 @@
 //        and the next epoch is forced fresh;
 //     r > 4 * tolerance (falling steadily) -> RELAX: one step back down, never below the
 //        configured widths.
-//     After a switch the window restarts (no new switch for `window` epochs). Every switch is
-//     logged and listed in switches.csv.
+//     Hysteresis: after any switch nothing switches for `cooldown` epochs (and the window
+//     restarts); an escalated width is kept at least `hold` epochs before it may relax; and an
+//     escalation that undoes a relaxation raises the floor to the width escalated to, so a width
+//     that stalled twice is not tried again and the adaptor settles (at most escalate, relax,
+//     escalate per rung of the ladder). A stall again within `hold` epochs of an escalation
+//     means quantization is not what stalls training: the adaptor settles (no more switches). Every switch is logged with the measured
+//     trend and the threshold it crossed, and listed in switches.csv.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,7 +38,9 @@ struct Switch {
   int epoch;
   std::string what;  // "escalate" | "relax"
   int fwd_from, fwd_to, bwd_from, bwd_to;
-  double trend;
+  double trend;      // r, the measured relative decrease of the smoothed loss per epoch
+  double threshold;  // the bound r crossed (tolerance, or 4 x tolerance for a relaxation)
+  double smoothed_from, smoothed_to;  // the smoothed losses r compares (window epochs apart)
 };
 
 class StalenessAdaptor {
@@ -41,7 +48,8 @@ class StalenessAdaptor {
   // fwd_bits/bwd_bits: the configured widths (where epochs start, and the floor when relaxing).
   // exchanging: workers exchange halos (more than one); without it every epoch is fresh, the
   // adaptive rule is off and the widths stay as configured. pipeline: gnn.pipeline.
-  StalenessAdaptor(const StalenessOptions& o, int fwd_bits, int bwd_bits, bool pipeline, bool exchanging);
+  // fp32_warmup: the first epochs exchange fp32 (gnn.halo.fp32_warmup).
+  StalenessAdaptor(const StalenessOptions& o, int fwd_bits, int bwd_bits, bool pipeline, bool exchanging, int fp32_warmup = 0);
   EpochPlan plan(int epoch);
   // Loss of the epoch just finished (global); may switch bits for the following epochs.
   void observe(int epoch, double loss);
@@ -54,6 +62,7 @@ class StalenessAdaptor {
     int fwd_bits, bwd_bits, last_fresh;
     double ema;
     int since_switch;
+    int fwd_floor = 0, bwd_floor = 0;  // raised floors (0 = the configured widths)
   };
   State state() const;
   void restore(const State& s);
@@ -62,6 +71,7 @@ class StalenessAdaptor {
   int step(int bits, int dir, int floor) const;
   StalenessOptions o_;
   bool pipeline_, adaptive_;
+  int warmup_ = 0;
   int fwd_floor_, bwd_floor_;
   int fwd_, bwd_, last_fresh_ = -1;
   bool force_fresh_ = true;
@@ -69,6 +79,9 @@ class StalenessAdaptor {
   bool have_ema_ = false;
   std::vector<double> history_;
   int since_switch_ = 0;
+  bool relaxed_ = false;   // the last switch was a relaxation
+  bool last_escalated_ = false;  // the last switch was an escalation
+  bool settled_ = false;   // a stall outlived an escalation: no more switches
   std::vector<Switch> switches_;
   bool verbose_ = true;
   std::vector<int> ladder_;  // the bit widths on offer, ascending

@@ -11,6 +11,8 @@ struct StalenessOptions {
   bool adaptive = false;    // adaptive mode
   int window = 5;           // epochs in the loss-trend window
   double tolerance = 0.002;  // relative smoothed-loss change counted as a stall
+  int cooldown = 10;        // epochs after any switch in which no further switch happens
+  int hold = 20;            // epochs an escalated width is kept before it may relax (hysteresis)
 };
 
 // The block nested as `staleness` into the gnn section.

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/comm/factory.hpp"
+#include "core/comm/progress_engine.hpp"
 #include "core/kernels/kernels.hpp"
 #include "core/log/log.hpp"
 #include "core/log/progress.hpp"
@@ -44,15 +45,20 @@ void check_bits(int b, const char* key) {
   }
 }
 
-// Sums a tensor across ranks in fp32, staging through the host when the backend wants it.
-void all_reduce_tensor(comm::Communicator& c, const Tensor& t) {
-  if (t.device().is_cpu() || c.memory() == comm::Memory::cuda) {
-    c.all_reduce(t.raw(), static_cast<size_t>(t.numel()), DType::f32);
-    return;
-  }
-  Tensor h = t.to(cpu_context());
-  c.all_reduce(h.raw(), static_cast<size_t>(h.numel()), DType::f32);
-  t.copy_from(h);
+// Starts summing a tensor across ranks in fp32 on the communication thread: in place when the
+// communicator takes the tensor's memory, else through a host copy (Communicator::accepts).
+comm::Ticket all_reduce_tensor(comm::ProgressEngine& e, DeviceContext& ctx, const Tensor& t) {
+  const bool staged = !e.comm().accepts(t.device());
+  Tensor buf = t;
+  return e.submit({"gradient all_reduce",
+                   [t, buf, staged, &ctx](comm::Communicator& c) mutable {
+                     ctx.synchronize();  // the backward kernels that wrote t are done
+                     if (staged) buf = t.to(cpu_context());
+                     comm::Request r = c.iall_reduce(buf.raw(), static_cast<size_t>(buf.numel()), DType::f32);
+                     if (staged) r.then([t, buf] { t.copy_from(buf); });
+                     return r;
+                   },
+                   {}});
 }
 
 // Multi-label loss: every (node, class) pair is a binary task, and a 2-way softmax over (0, z) is
@@ -94,7 +100,7 @@ class Worker {
         ++epoch;
         break;
       }
-      if (o_.checkpoint_every > 0 && (epoch + 1) % o_.checkpoint_every == 0) save(epoch + 1);
+      if (o_.checkpoint_every > 0 && (epoch + 1) % o_.checkpoint_every == 0 && epoch + 1 < o_.epochs) save(epoch + 1);  // finish saves the last
     }
     finish(epoch);
   }
@@ -136,6 +142,7 @@ class Worker {
     how.normalize = o_.graph.normalize_features;
     how.precompute = precomputes_first(o_.model);
     how.sparse_ok = arch->sparse_input();
+    how.cache_input = o_.halo.cache_input;
     how.alone = alone;
     in_ = build_inputs(c_, ctx, g_, plan_, lg_, how);
   }
@@ -152,18 +159,27 @@ class Worker {
     oo.weight_decay = o_.weight_decay;
     opt_ = nn::make_optimizer(o_.optimizer, ctx, model_->params(), oo);
     opt_->allocate_state();
-    ex_ = std::make_unique<Exchanger>(c_, ctx, plan_, s_.seed);
-    bsa_ = std::make_unique<StalenessAdaptor>(o_.staleness, o_.fwd_bits, o_.bwd_bits, o_.pipeline, parts_ > 1);
+    // From here on every communication of this rank goes through its engine (one thread, in order).
+    const int threads = 1;
+    engine_ = std::make_unique<comm::ProgressEngine>(c_, [threads] { omp_set_num_threads(threads); });
+    ex_ = std::make_unique<Exchanger>(*engine_, ctx, plan_, s_.seed, o_.halo);
+    bsa_ = std::make_unique<StalenessAdaptor>(o_.staleness, o_.fwd_bits, o_.bwd_bits, o_.pipeline, parts_ > 1,
+                                              o_.halo.fp32_warmup);
     bsa_->set_verbose(rank_ == 0);
   }
 
   void resume() {
+    if (rank_ == 0 || !o_.resume.empty()) fingerprint_ = run_fingerprint(g_, owner_, o_.model, s_.seed);
     if (!o_.resume.empty()) {
       Json h = load_checkpoint(o_.resume, *opt_);
+      check_fingerprint(fingerprint_, h.find("fingerprint"), o_.resume);
       start_ = static_cast<int>(h["epoch"].as_int());
       const Json& st = h["adaptor"];
+      const Json* ff = st.find("fwd_floor");
+      const Json* bf = st.find("bwd_floor");
       bsa_->restore({static_cast<int>(st.find("fwd_bits")->as_int()), static_cast<int>(st.find("bwd_bits")->as_int()),
-                     static_cast<int>(st.find("last_fresh")->as_int()), st.find("ema")->as_number(), 0});
+                     static_cast<int>(st.find("last_fresh")->as_int()), st.find("ema")->as_number(), 0,
+                     ff ? static_cast<int>(ff->as_int()) : 0, bf ? static_cast<int>(bf->as_int()) : 0});
       best_val_ = h["best_val"].as_number();
       test_at_best_ = h["test_at_best_val"].as_number();
       if (rank_ == 0) {
@@ -179,7 +195,8 @@ class Worker {
     t0_us_ = now_s() * 1e6;
     if (s_.trace) {
       s_.trace->name_track(rank_, 0, fmt::format("worker {}", rank_), "compute");
-      s_.trace->name_track(rank_, 1, fmt::format("worker {}", rank_), "comm");
+      s_.trace->name_track(rank_, 1, fmt::format("worker {}", rank_), "waits");
+      s_.trace->name_track(rank_, 2, fmt::format("worker {}", rank_), "comm thread");
     }
   }
 
@@ -198,7 +215,8 @@ class Worker {
     const double t_start = now_s();
     ex_->begin_epoch(epoch, ep.stale, ep.fwd_bits, ep.bwd_bits, &st);
     model_->zero_grad(ctx);
-    ForwardEnv env{ctx, *ex_, lg_, true, false, derive_seed(s_.seed, 0xd20u, static_cast<uint64_t>(epoch)), sparse_x()};
+    ForwardEnv env{ctx, *ex_, lg_, true, false, derive_seed(s_.seed, 0xd20u, static_cast<uint64_t>(epoch)), sparse_x(),
+                   in_.local_input};
     double t = now_s();
     Tensor logits = model_->forward(env, in_.x);
     span("forward", t);
@@ -214,8 +232,11 @@ class Worker {
     span("backward", t);
     t = now_s();
     const std::vector<nn::Parameter*>& params = opt_->params();
-    if (parts_ > 1)
-      for (nn::Parameter* p : params) all_reduce_tensor(c_, p->grad);
+    if (parts_ > 1) {
+      std::vector<comm::Ticket> reduce;
+      for (nn::Parameter* p : params) reduce.push_back(all_reduce_tensor(*engine_, ctx, p->grad));
+      for (comm::Ticket& r : reduce) r.wait();
+    }
     st.reduce_s = now_s() - t;
     if (parts_ > 1)
       for (nn::Parameter* p : params) st.reduce_bytes += static_cast<uint64_t>(p->grad.numel()) * 4;
@@ -225,7 +246,9 @@ class Worker {
     ctx.synchronize();
     span("adam", t);
     const double epoch_s = now_s() - t_start;
-    st.compute_s = std::max(0.0, epoch_s - st.quant_s - st.wait_s - st.reduce_s);
+    // Encoding and decoding run on the communication thread (quant_s overlaps); the worker's own
+    // time is everything it was not blocked.
+    st.compute_s = std::max(0.0, epoch_s - st.wait_s - st.reduce_s);
     const double modeled = c_.stats().modeled_seconds - before.modeled_seconds;
     st.comm_s = s_.comm.link_model ? modeled : st.quant_s + st.wait_s;
     Step step = global_record(epoch, ep, st, double(loss_local) * w, epoch_s);
@@ -245,10 +268,11 @@ class Worker {
     double sums[10] = {loss_share, st.compute_s, st.quant_s, st.comm_s, st.wait_s, st.reduce_s,
                        double(st.raw_bytes), double(st.wire_bytes), double(st.reduce_bytes), 0};
     double maxes[2] = {epoch_s, RunContext::stop_requested() ? 1.0 : 0.0};
-    if (parts_ > 1) {
-      c_.all_reduce(sums, 10, DType::f64);
-      c_.all_reduce(maxes, 2, DType::f64, comm::ReduceOp::max);
-    }
+    if (parts_ > 1)
+      engine_->call("epoch record", [&](comm::Communicator& c) {
+        c.all_reduce(sums, 10, DType::f64);
+        c.all_reduce(maxes, 2, DType::f64, comm::ReduceOp::max);
+      });
     rec.loss = sums[0];
     rec.mean.compute_s = sums[1] / parts_;
     rec.mean.quant_s = sums[2] / parts_;
@@ -268,9 +292,10 @@ class Worker {
   // An exact (fp32, synchronous) forward pass; scores go into rec, the best validation score is kept.
   void evaluate(EpochRecord& rec) {
     model_->clear();
-    ForwardEnv ev{*dctx_, *ex_, lg_, false, true, 0, sparse_x()};
+    ForwardEnv ev{*dctx_, *ex_, lg_, false, true, 0, sparse_x(), in_.local_input};
     Tensor out = model_->forward(ev, in_.x);
-    const std::array<double, 3> score = split_scores(c_, *dctx_, g_, plan_, in_, out);
+    std::array<double, 3> score{};
+    engine_->call("evaluation scores", [&](comm::Communicator& c) { score = split_scores(c, *dctx_, g_, plan_, in_, out); });
     rec.train_acc = score[0];
     rec.val_acc = score[1];
     rec.test_acc = score[2];
@@ -298,12 +323,15 @@ class Worker {
     h["epoch"] = next_epoch;
     h["seed"] = s_.seed;
     h["arch"] = o_.model.arch;
+    h["fingerprint"] = fingerprint_;
     auto st = bsa_->state();
     Json a = Json::object();
     a["fwd_bits"] = st.fwd_bits;
     a["bwd_bits"] = st.bwd_bits;
     a["last_fresh"] = st.last_fresh;
     a["ema"] = st.ema;
+    a["fwd_floor"] = st.fwd_floor;
+    a["bwd_floor"] = st.bwd_floor;
     h["adaptor"] = a;
     h["best_val"] = best_val_;
     h["test_at_best_val"] = test_at_best_;
@@ -311,8 +339,14 @@ class Worker {
     for (const auto& r : result_.epochs) recs.push_back(record_json(r));
     h["records"] = recs;
     std::string path = s_.out_dir + "/checkpoint.bin";
-    save_checkpoint(path, h, *opt_);
-    result_.checkpoint = path;
+    try {
+      save_checkpoint(path, h, *opt_);
+      result_.checkpoint = path;
+    } catch (const std::exception& e) {
+      // Disk full, folder gone: losing a checkpoint must not lose the training run with it.
+      ++result_.failed_checkpoints;
+      log::warn("train-gnn: checkpoint after epoch {} not written ({}); training goes on", next_epoch - 1, e.what());
+    }
   }
 
   void stop_interrupted(int epoch) {
@@ -328,6 +362,8 @@ class Worker {
   // `epoch`: the first epoch not run. The last checkpoint, then rank 0's summary of the run.
   void finish(int epoch) {
     ex_->drain();
+    ex_.reset();
+    engine_.reset();  // the communicator is this thread's again
     if (!result_.interrupted && epoch == o_.epochs) save(epoch);
     if (bar_) bar_->finish();
     if (rank_ != 0) return;
@@ -360,11 +396,13 @@ class Worker {
   WorkerInputs in_;
   std::unique_ptr<Model> model_;
   std::unique_ptr<nn::Optimizer> opt_;
+  std::unique_ptr<comm::ProgressEngine> engine_;
   std::unique_ptr<Exchanger> ex_;
   std::unique_ptr<StalenessAdaptor> bsa_;
   std::unique_ptr<Progress> bar_;
   int start_ = 0;
   double best_val_ = -1, test_at_best_ = -1;
+  Json fingerprint_;  // what a checkpoint of this run is checked against on resume
   double t0_us_ = 0;
 };
 
@@ -374,7 +412,7 @@ TrainResult train(const Graph& g, const std::vector<int32_t>& owner, const Train
   const GnnOptions& o = s.gnn;
   check_bits(o.fwd_bits, "fwd_bits");
   check_bits(o.bwd_bits, "bwd_bits");
-  if (g.features.empty() || g.feature_dim <= 0)
+  if (!g.has_features())
     throw InputError("graph '" + g.name + "' has no node features; training needs them (pubmed in ../shared has none: use it with gnn.mode=partition)");
   if (o.model.precompute_first && !precomputes_first(o.model))
     log::warn("gnn.model.precompute_first does not apply to {} (its first layer cannot be precomputed); ignored", o.model.arch);

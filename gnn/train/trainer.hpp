@@ -22,6 +22,7 @@ struct TrainResult {
   double final_train = -1, final_val = -1, final_test = -1;
   bool interrupted = false;
   std::string checkpoint;  // last checkpoint written ("" if none)
+  int failed_checkpoints = 0;  // checkpoints that could not be written (each a warning)
   int start_epoch = 0;
 };
 

@@ -6,6 +6,7 @@
 
 #include "core/util/json.hpp"
 #include "tests/common/test_util.hpp"
+#include "tests/gnn/gnn_test_util.hpp"
 
 using namespace mlsys;
 using mlsys::test::read_text;
@@ -51,6 +52,12 @@ TEST_CASE("quickstart: default config trains the small SBM and writes every outp
   CHECK(tr.dump().find("wait") != std::string::npos);
   CHECK(std::filesystem::exists(t / "run/checkpoint.bin"));
   CHECK(std::filesystem::exists(t / "run/partitions.csv"));
+  for (const char* fig : {"loss.svg", "accuracy.svg", "time_split.svg"}) {  // the run's figures
+    CAPTURE(fig);
+    const std::string svg = read_text(t / "run" / fig);
+    CHECK(svg.rfind("<svg", 0) == 0);
+    CHECK(svg.find("<polyline") != std::string::npos);
+  }
 
   // Same seed, same losses; resume from the checkpoint continues to epoch 30.
   auto r2 = run_mlsys("train-gnn --out " + (t / "run2").string() + " --set gnn.epochs=20 --set gnn.graph.cache_dir=" +
@@ -97,4 +104,51 @@ TEST_CASE("convert writes a .mlsg that trains like its source") {
   REQUIRE(a.exit_code == 0);
   REQUIRE(b.exit_code == 0);
   CHECK(column(read_text(t / "a/epochs.csv"), "loss") == column(read_text(t / "b/epochs.csv"), "loss"));
+}
+
+TEST_CASE("the adaptive example settles: at most 3 switches in 100 epochs, each with its measured trend") {
+  TempDir t;
+  auto r = run_mlsys("train-gnn " + (mlsys::test::source_dir() / "configs/train-gnn/adaptive.yaml").string() + " --out " +
+                     (t / "run").string() + " --set gnn.epochs=100 --set gnn.graph.cache_dir=" + (t / "cache").string());
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto sw = t / "run/switches.csv";
+  REQUIRE(std::filesystem::exists(sw));  // the example does adapt
+  auto epochs = column(read_text(sw), "epoch");
+  CHECK(!epochs.empty());
+  CHECK(epochs.size() <= 3);
+  for (const auto& v : column(read_text(sw), "loss_trend")) CHECK(!v.empty());
+}
+
+TEST_CASE("epochs.csv leaves accuracies of epochs not evaluated empty, never -1") {
+  TempDir t;
+  auto r = run_mlsys("train-gnn --out " + (t / "run").string() + " --set gnn.epochs=6 --set gnn.eval_every=3 --set gnn.graph.cache_dir=" +
+                     (t / "cache").string());
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = read_text(t / "run/epochs.csv");
+  for (const char* col : {"train_acc", "val_acc", "test_acc"}) {
+    auto v = column(csv, col);
+    REQUIRE(v.size() == 6);
+    CHECK(std::count(v.begin(), v.end(), std::string()) == 4);  // epochs 0, 1, 3, 4 (2 and 5 evaluated)
+    CHECK(std::count(v.begin(), v.end(), std::string("-1")) == 0);
+    CHECK(!v[2].empty());
+    CHECK(!v[5].empty());
+  }
+}
+
+TEST_CASE("--graph PATH means gnn.graph.source=file with that path, and a path never goes unused") {
+  TempDir t;
+  mlsys::gnn::gnntest::write_tiny_text_graph(t / "tiny");
+  auto a = run_mlsys("train-gnn --out " + (t / "a").string() + " --graph " + (t / "tiny").string() +
+                     " --epochs 2 --set gnn.parts=1 --set gnn.graph.cache_dir=" + (t / "cache").string());
+  INFO(a.out << a.err);
+  REQUIRE(a.exit_code == 0);
+  CHECK(Json::parse(read_text(t / "a/summary.json"))["graph"]["nodes"].as_int() == 6);
+  auto missing = run_mlsys("train-gnn --out " + (t / "b").string() + " --graph " + (t / "nowhere").string() + " --epochs 2");
+  CHECK(missing.exit_code != 0);  // a nonexistent path is an error, not a generated graph
+  auto clash = run_mlsys("train-gnn --out " + (t / "c").string() + " --set gnn.graph.path=" + (t / "tiny").string() +
+                         " --set gnn.graph.source=sbm --epochs 2");
+  CHECK(clash.exit_code == 2);
+  CHECK(clash.err.find("gnn.graph.path is set") != std::string::npos);
 }

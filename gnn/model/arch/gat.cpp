@@ -37,9 +37,10 @@ class GatLayer final : public Layer {
   }
   Tensor forward(ForwardEnv& env, const Tensor& h) override {
     drop_.begin(env, h, p_, slot_);
-    Tensor t = Tensor::empty({h.rows(), params_[0].value.dim(1)}, DType::f32, env.ctx);
+    Tensor t = Tensor::empty({drop_.rows(), params_[0].value.dim(1)}, DType::f32, env.ctx);
     drop_.matmul(env, params_[0].value, t);
     t_ext_ = exchange(env, slot_, t);
+    t = t.rows(0, env.lg.owned);  // a local input computed the halo rows too
     const Csr& a = env.lg.adj;
     Tensor el = head_dot(env, t, params_[1].value), er = head_dot(env, t_ext_, params_[2].value);
     scores_ = Tensor::empty({a.nnz(), heads_}, DType::f32, env.ctx);
@@ -48,7 +49,7 @@ class GatLayer final : public Layer {
     k::leaky_relu(env.ctx, scores_, act, 0.2f);
     alpha_ = Tensor::empty(scores_.shape(), DType::f32, env.ctx);
     k::edge_softmax(env.ctx, a, act, alpha_);
-    Tensor y = Tensor::empty({h.rows(), static_cast<int64_t>(heads_) * out_}, DType::f32, env.ctx);
+    Tensor y = Tensor::empty({env.lg.owned, static_cast<int64_t>(heads_) * out_}, DType::f32, env.ctx);
     k::spmm(env.ctx, a, t_ext_, y, alpha_);
     k::add_row_vector(env.ctx, y, params_[3].value, y);
     t_own_ = t;
@@ -72,7 +73,7 @@ class GatLayer final : public Layer {
     // el = head_dot(T_own, a_l): dT_own += gel (x) a_l, da_l += sum_r gel[r,h] T[r,h,:]; same for er.
     add_head_outer(env, gel, al, t_own_, gt_ext.rows(0, a.rows));
     add_head_outer(env, ger, ar, t_ext_, gt_ext);
-    Tensor gt = env.ex.backward(slot_, gt_ext);
+    Tensor gt = exchange_back(env, slot_, gt_ext);
     gt_ext = Tensor();
     Tensor ghd = drop_.backward(env, gt, w, need_input_grad);
     clear();
@@ -113,7 +114,6 @@ class Gat final : public Architecture {
  public:
   Adjacency adjacency() const override { return Adjacency::attention; }
   bool multi_head() const override { return true; }
-  bool sparse_input() const override { return false; }  // layer 0's T = H W is exchanged whole
   Activation activation() const override { return Activation::elu; }
   std::unique_ptr<Layer> make_layer(DeviceContext& ctx, const LayerSpec& s) const override {
     return std::make_unique<GatLayer>(ctx, s);

@@ -29,7 +29,7 @@ class GcnLayer final : public Layer {
       k::spmm(env.ctx, env.lg.adj, exchange(env, slot_, t), y);
     } else {
       Tensor ext = exchange(env, slot_, drop_.dropped(env));
-      z_ = Tensor::empty({h.rows(), in_}, DType::f32, env.ctx);
+      z_ = Tensor::empty({env.lg.owned, in_}, DType::f32, env.ctx);
       k::spmm(env.ctx, env.lg.adj, ext, z_);
       ext = Tensor();
       k::gemm(env.ctx, z_, false, params_[0].value, false, y);
@@ -46,7 +46,7 @@ class GcnLayer final : public Layer {
     } else if (transform_first_ || drop_.sx.rows) {
       Tensor gt_ext = Tensor::empty({env.lg.local, out_}, DType::f32, env.ctx);
       k::spmm_t(env.ctx, env.lg.adj, gy, gt_ext);
-      Tensor gt = env.ex.backward(slot_, gt_ext);
+      Tensor gt = exchange_back(env, slot_, gt_ext);
       gt_ext = Tensor();
       ghd = drop_.backward(env, gt, w, need_input_grad);
     } else {
@@ -55,7 +55,7 @@ class GcnLayer final : public Layer {
       if (need_input_grad) {
         Tensor g_ext = Tensor::empty({env.lg.local, in_}, DType::f32, env.ctx);
         k::spmm_t(env.ctx, env.lg.adj, matmul_t(env, gy, w.value), g_ext);
-        ghd = env.ex.backward(slot_, g_ext);
+        ghd = exchange_back(env, slot_, g_ext);
         drop_.back_inplace(env, ghd);
       }
     }

@@ -22,7 +22,8 @@ class SageLayer final : public Layer {
   }
   Tensor forward(ForwardEnv& env, const Tensor& h) override {
     drop_.begin(env, h, p_, slot_);
-    Tensor y = Tensor::empty({drop_.rows(), out_}, DType::f32, env.ctx);
+    // The self term reads the owned rows only (a local input has the halo rows after them).
+    Tensor y = Tensor::empty({env.lg.owned, out_}, DType::f32, env.ctx);
     drop_.matmul(env, params_[0].value, y);
     if (transform_first_ || drop_.sx.rows) {
       Tensor t = Tensor::empty({drop_.rows(), out_}, DType::f32, env.ctx);
@@ -30,7 +31,7 @@ class SageLayer final : public Layer {
       k::spmm(env.ctx, env.lg.adj, exchange(env, slot_, t), y, Tensor(), 1.0f);
     } else {
       Tensor ext = exchange(env, slot_, drop_.dropped(env));
-      agg_ = Tensor::empty({h.rows(), in_}, DType::f32, env.ctx);
+      agg_ = Tensor::empty({env.lg.owned, in_}, DType::f32, env.ctx);
       k::spmm(env.ctx, env.lg.adj, ext, agg_);
       ext = Tensor();
       k::gemm(env.ctx, agg_, false, params_[1].value, false, y, 1.0f, 1.0f);
@@ -45,7 +46,7 @@ class SageLayer final : public Layer {
     if (transform_first_ || drop_.sx.rows) {
       Tensor gt_ext = Tensor::empty({env.lg.local, out_}, DType::f32, env.ctx);
       k::spmm_t(env.ctx, env.lg.adj, gy, gt_ext);
-      Tensor gt = env.ex.backward(slot_, gt_ext);
+      Tensor gt = exchange_back(env, slot_, gt_ext);
       gt_ext = Tensor();
       ghd = drop_.backward(env, gt, wn, need_input_grad);
       Tensor gself = drop_.backward(env, gy, ws, need_input_grad);
@@ -57,7 +58,7 @@ class SageLayer final : public Layer {
       if (need_input_grad) {
         Tensor g_ext = Tensor::empty({env.lg.local, in_}, DType::f32, env.ctx);
         k::spmm_t(env.ctx, env.lg.adj, matmul_t(env, gy, wn.value), g_ext);
-        ghd = env.ex.backward(slot_, g_ext);
+        ghd = exchange_back(env, slot_, g_ext);
         k::gemm(env.ctx, gy, false, ws.value, true, ghd, 1.0f, 1.0f);
         drop_.back_inplace(env, ghd);
       }

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "gnn/graph/source.hpp"
 #include "tests/gnn/gnn_test_util.hpp"
 
@@ -30,6 +32,23 @@ TEST_CASE("SBM: deterministic, homophilous, class-correlated features") {
   for (int64_t u = 0; u < 200; ++u)
     for (int64_t v = u + 1; v < 200; ++v) (a.labels[u] == a.labels[v] ? (in += dot(u, v), ++ni) : (out += dot(u, v), ++no));
   CHECK(in / ni > out / no);
+}
+
+TEST_CASE("SBM label_noise relabels that fraction of nodes and nothing else") {
+  SbmParams p = gnntest::small_sbm(4000);
+  const Graph clean = generate_sbm(p, 3);
+  p.label_noise = 0.1;
+  const Graph noisy = generate_sbm(p, 3);
+  CHECK(noisy.fingerprint() == clean.fingerprint());  // same edges
+  CHECK(std::equal(clean.features.begin(), clean.features.end(), noisy.features.begin()));
+  int64_t changed = 0;
+  for (int64_t v = 0; v < clean.num_nodes; ++v) {
+    CHECK(noisy.labels[v] >= 0);
+    CHECK(noisy.labels[v] < p.classes);
+    changed += noisy.labels[v] != clean.labels[v];
+  }
+  CHECK(changed > 0.08 * clean.num_nodes);
+  CHECK(changed < 0.12 * clean.num_nodes);
 }
 
 TEST_CASE("R-MAT: 2^scale nodes, skewed degrees, deterministic") {

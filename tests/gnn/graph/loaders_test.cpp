@@ -2,7 +2,11 @@
 
 #include <zlib.h>
 
+#include <cmath>
+#include <filesystem>
+
 #include "core/util/error.hpp"
+#include "gnn/graph/source.hpp"
 #include "tests/gnn/gnn_test_util.hpp"
 
 using namespace mlsys;
@@ -129,4 +133,50 @@ TEST_CASE("Cora from ../shared matches its published shape") {
   CHECK(g.count(Split::Train) == 140);
   CHECK(g.count(Split::Val) == 500);
   CHECK(g.count(Split::Test) == 1000);
+}
+
+TEST_CASE("NaN features, labels outside the classes and unknown split names: errors, or counted with lenient") {
+  TempDir t;
+  auto dir = t / "g";
+  gnntest::write_tiny_text_graph(dir);
+  write_text(dir / "features.txt", "6 2\n0 1 0:1\n1 1 0:nan\n2 2 0:1 1:0.5\n3 1 1:1\n4 1 1:1\n5 1 1:2\n");
+  CHECK(error_of([&] { load_text_graph(dir); }).find("features.txt:3") != std::string::npos);
+  Graph g = load_text_graph(dir, /*lenient=*/true);
+  REQUIRE(g.skipped_rows.size() == 1);
+  CHECK(g.skipped_rows.begin()->second == 1);
+  for (float v : g.feature_values) CHECK(std::isfinite(v));
+
+  gnntest::write_tiny_text_graph(dir);
+  write_text(dir / "split.txt", "0 train\n5 train\n1 val\n4 validation\n2 test\n3 test\n");
+  CHECK(error_of([&] { load_text_graph(dir); }).find("split.txt:4") != std::string::npos);
+  CHECK(load_text_graph(dir, true).skipped_rows.size() == 1);
+
+  gnntest::write_tiny_text_graph(dir);
+  write_text(dir / "labels.txt", "0 0\n1 0\n2 0\n3 1\n4 -3\n5 1\n");
+  CHECK(!error_of([&] { load_text_graph(dir); }).empty());
+}
+
+TEST_CASE("the binary graph cache follows every input file: an edited or corrupt copy is rebuilt, never used") {
+  TempDir t;
+  auto dir = t / "g";
+  gnntest::write_tiny_text_graph(dir);
+  GraphOptions o;
+  o.source = "file";
+  o.path = dir.string();
+  o.cache_dir = (t / "cache").string();
+  auto load = [&] { return graph_source_registry().create("file")->load(o, 1); };
+  const Graph first = load();
+  CHECK(first.num_edges() == 14);
+  REQUIRE(std::filesystem::exists(t / "cache" / "graphs"));
+  // Edit edges.txt only (meta.txt unchanged): the next load must see the new edge.
+  write_text(dir / "edges.txt", "0 1\n0 2\n1 2\n2 3\n3 4\n3 5\n4 5\n0 5\n");
+  const Graph edited = load();
+  CHECK(edited.num_edges() == 16);
+  // Corrupt every cached copy: the next load rebuilds from the text files.
+  for (const auto& e : std::filesystem::recursive_directory_iterator(t / "cache"))
+    if (e.is_regular_file()) write_text(e.path(), "garbage");
+  CHECK(load().num_edges() == 16);
+  // An invalid edit is an error, not the old cached graph.
+  write_text(dir / "edges.txt", "0 1\n0 99\n");
+  CHECK_THROWS_AS(load(), InputError);
 }

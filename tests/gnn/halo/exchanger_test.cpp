@@ -36,7 +36,8 @@ TEST_CASE("exchanger: fp32 forward fills halos, backward adds peers' gradients, 
   comm::run_ranks(co, [&](comm::Communicator& c) {
     const HaloPlan plan = build_halo_plan(g, owner, parts, c.rank());
     REQUIRE(plan.num_halo() > 0);
-    Exchanger ex(c, cpu_context(), plan, 5);
+    comm::ProgressEngine engine(c);
+    Exchanger ex(engine, cpu_context(), plan, 5, HaloOptions{});
     HaloCounters counters;
     auto check_halo = [&](const Tensor& ext, int e) {
       bool ok = true;

@@ -62,7 +62,8 @@ TEST_CASE("architectures: traits match the layers they make") {
           found = true;
         }
       CHECK(found);
-      Exchanger ex(c, ctx, plan, 1);
+      comm::ProgressEngine engine(c);
+  Exchanger ex(engine, ctx, plan, 1, HaloOptions{});
       ex.begin_epoch(0, false, 32, 32, nullptr);
       Tensor x = Tensor::from_vector(std::vector<float>(g.features.begin(), g.features.end()), {g.num_nodes, g.feature_dim});
       ForwardEnv env{ctx, ex, lg, false, true, 0, nullptr};

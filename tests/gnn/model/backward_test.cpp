@@ -27,7 +27,8 @@ struct Variant {
 void check_variant(comm::Communicator& c, const Graph& g, const HaloPlan& plan, const Variant& v) {
   DeviceContext& ctx = cpu_context();
   const LocalGraph lg = build_local_graph(ctx, plan, architecture(v.arch)->adjacency());
-  Exchanger ex(c, ctx, plan, 1);
+  comm::ProgressEngine engine(c);
+  Exchanger ex(engine, ctx, plan, 1, HaloOptions{});
   ex.begin_epoch(0, false, 32, 32, nullptr);
   ModelOptions mo;
   mo.arch = v.arch;

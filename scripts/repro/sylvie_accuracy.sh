@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Sylvie accuracy study (#12): GCN, GraphSAGE and GAT on real graphs, single-worker fp32 against
+# 4 and 8 METIS parts with 1-bit forward + backward halos, pipelined (plain, K = 5, adaptive), over
+# SEEDS seeds. Passes when, per (graph, model, parts, variant): mean test accuracy within 1.0 point
+# of fp32's mean, no seed more than 3 points below that mean, and no run's final training loss
+# more than 10% above its minimum. One thread per run (run it in the background with nice).
+# Usage: scripts/repro/sylvie_accuracy.sh [path/to/mlsys] [output folder] [SEEDS (default 5)] [graphs (default: cora amazon_computers coauthor_cs)] [models (default: gcn sage gat)]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+mlsys="${1:-$root/build/bin/mlsys}"
+out="${2:-$root/results/repro/sylvie_accuracy}"
+seeds="${3:-5}"
+graphs="${4:-cora amazon_computers coauthor_cs}"
+models="${5:-gcn sage gat}"
+out="$(mkdir -p "$out" && cd "$out" && pwd)"
+variants="1bit_pipeline 1bit_pipeline_k5 adaptive"
+args_of() {
+  case "$1" in
+    1bit_pipeline) echo "--set gnn.fwd_bits=1 --set gnn.bwd_bits=1 --set gnn.pipeline=true" ;;
+    1bit_pipeline_k5) echo "--set gnn.fwd_bits=1 --set gnn.bwd_bits=1 --set gnn.pipeline=true --set gnn.staleness.bound=5" ;;
+    adaptive) echo "--set gnn.fwd_bits=1 --set gnn.bwd_bits=1 --set gnn.pipeline=true --set gnn.staleness.adaptive=true" ;;
+  esac
+}
+one() {  # folder, config, extra args...
+  local dir="$1" cfg="$2"; shift 2
+  [ -f "$dir/summary.json" ] && return 0  # done already: the study can be resumed
+  mkdir -p "$(dirname "$dir")"
+  (cd "$root" && OMP_NUM_THREADS=1 "$mlsys" train-gnn "$cfg" --out "$dir" --set run.overwrite=true --set run.progress=off \
+      --set run.threads=1 "$@" > /dev/null 2> "$dir.err") || { echo "FAILED: $dir (see $dir.err)"; return 0; }
+  rm -f "$dir.err"
+}
+for g in $graphs; do
+  cfg="configs/repro/sylvie/accuracy_$g.yaml"
+  for m in $models; do
+    for s in $(seq 1 "$seeds"); do
+      one "$out/$g/$m/fp32_p1/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m"
+      for p in 4 8; do
+        for v in $variants; do
+          # shellcheck disable=SC2046
+          one "$out/$g/$m/${v}_p$p/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m" --set gnn.parts="$p" $(args_of "$v")
+        done
+      done
+    done
+    echo "== $g $m done"
+  done
+done
+python3 "$root/scripts/repro/sylvie_accuracy_table.py" "$out"
