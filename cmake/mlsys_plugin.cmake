@@ -22,7 +22,7 @@ function(mlsys_add_plugin name)
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
     CUDA_SEPARABLE_COMPILATION OFF
     POSITION_INDEPENDENT_CODE ON
-    INSTALL_RPATH "$ORIGIN"
+    INSTALL_RPATH "$ORIGIN;$ORIGIN/../lib"  # beside libmlsys_core.so (both in lib/), same rule as the binaries
     INSTALL_RPATH_USE_LINK_PATH ON)
   install(TARGETS mlsys_${name} LIBRARY DESTINATION lib COMPONENT runtime)
   set_property(GLOBAL APPEND PROPERTY MLSYS_PLUGINS mlsys_${name})

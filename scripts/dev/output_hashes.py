@@ -4,6 +4,9 @@
   scripts/dev/output_hashes.py record [mlsys] [manifest]   run everything twice, keep what is
                                                             stable, write the manifest
   scripts/dev/output_hashes.py check  [mlsys] [manifest]   run once, compare with the manifest
+  MLSYS_HASH_ONLY=configs/simulate,quickstart scripts/dev/output_hashes.py record|check ...
+      only the runs whose names start with one of the prefixes; `record` then replaces just
+      their entries in the manifest and keeps the others
 
 What runs: every command's quickstart (scripts/quickstart), every repro script (scripts/repro/*.sh;
 sylvie at 20 epochs), and every shipped config under configs/<command>/ in its own mode. Outputs
@@ -36,8 +39,17 @@ RECORD_KEY = "run"
 BINARY = None
 
 
+def selected(name):
+    only = [p for p in os.environ.get("MLSYS_HASH_ONLY", "").split(",") if p]
+    return not only or any(name.startswith(p) for p in only)
+
+
 def runs(mlsys, out):
     """(name, argv) of every command whose outputs are hashed; each writes under out/name."""
+    return [(name, argv) for name, argv in all_runs(mlsys, out) if selected(name)]
+
+
+def all_runs(mlsys, out):
     cmds = [("quickstart", ["bash", "scripts/quickstart", mlsys])]
     for script in sorted(os.listdir(os.path.join(ROOT, "scripts", "repro"))):
         name = script[:-3]
@@ -189,6 +201,11 @@ def record(mlsys, manifest):
                 print(f"  unstable, left out: {rel}")
                 continue
             entries[rel] = {"sha256": hashlib.sha256(va).hexdigest(), "drop": sorted(drop)}
+    if os.environ.get("MLSYS_HASH_ONLY") and os.path.exists(manifest):
+        with open(manifest) as fh:
+            kept = {k: v for k, v in json.load(fh).items() if not selected(k)}
+        kept.update(entries)
+        entries = kept
     os.makedirs(os.path.dirname(manifest), exist_ok=True)
     with open(manifest, "w") as fh:
         json.dump(entries, fh, indent=1, sort_keys=True)
@@ -203,6 +220,7 @@ def check(mlsys, manifest):
     failed = execute(mlsys, out)
     found = outputs(out)
     changed, missing = [], []
+    entries = {k: v for k, v in entries.items() if selected(k)}
     for rel, e in sorted(entries.items()):
         if rel not in found:
             missing.append(rel)

@@ -31,8 +31,8 @@ TEST_CASE("cli signals: SIGTERM stops train-gnn at an epoch boundary with a chec
 
 TEST_CASE("cli signals: SIGTERM stops a long simulation with exit 130 and a partial summary") {
   mlsys::test::TempDir dir("sigterm");
-  auto r = run_shell("timeout --preserve-status -s TERM 1.5 " + kBin + " simulate -q --set run.progress=off " +
-                     "--set tracegen.jobs=300000 --out '" + (dir / "run").string() + "'");
+  auto r = run_shell("timeout --preserve-status -s TERM 1.0 " + kBin + " simulate -q --set run.progress=off " +
+                     "--set tracegen.jobs=2000000 --out '" + (dir / "run").string() + "'");
   CHECK(r.exit_code == 130);
   REQUIRE(fs::exists(dir / "run/summary.json"));
   auto s = summary(dir / "run");

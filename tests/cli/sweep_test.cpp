@@ -36,7 +36,7 @@ TEST_CASE("cli sweep: threads, mpirun and a SLURM array give byte-identical tabl
   std::string table = mlsys::test::read_text(dir / "threads/sweep.csv");
   auto lines = mlsys::split(table, '\n');
   REQUIRE(lines.size() == 10);  // header, 8 rows, final newline
-  CHECK(mlsys::starts_with(lines[0], "index,config,seed,sim.policy,status,simulation.config,"));
+  CHECK(mlsys::starts_with(lines[0], "index,config,seed,sim.policy,status,tracegen.jobs,tracegen.durations,simulation.config,"));
   CHECK(mlsys::starts_with(lines[1], "0,cfg/small.yaml,1,fifo,complete,"));
   CHECK(mlsys::starts_with(lines[8], "7,cfg/bigger.yaml,2,sjf,complete,"));
   CHECK(contains(lines[1], ",150,"));
