@@ -6,6 +6,7 @@
 #include "core/log/log.hpp"
 #include "gnn/graph/generators.hpp"
 #include "gnn/graph/loaders.hpp"
+#include "gnn/graph/npz_graph.hpp"
 #include "core/util/random.hpp"
 
 namespace mlsys::gnn {
@@ -38,10 +39,11 @@ bool add_source(const char* name, const char* desc, F f) {
 }
 
 // Text and OGB folders are parsed once, then the binary copy is mapped (keyed by path + mtime).
-Graph load_file(const GraphOptions& o, uint64_t) {
+Graph load_file(const GraphOptions& o, uint64_t seed) {
   if (o.path.empty()) throw ConfigError("gnn.graph.path is empty: set it to a graph folder or .mlsg file (source=file)");
   fs::path p = o.path;
   if (!fs::exists(p)) throw InputError("graph path not found: " + p.string());
+  if (p.extension() == ".npz") return load_npz_graph(p, o, seed);  // NumPy archives: read on every load, not cached
   if (fs::is_regular_file(p) || !o.binary_cache) return load_graph_path(p, o.ogb_scheme);
   fs::path probe = fs::exists(p / "raw") ? p / "raw" : p / "meta.txt";
   uint64_t key = derive_seed(std::hash<std::string>{}(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme),
@@ -85,7 +87,7 @@ Graph preset(const GraphOptions& o, uint64_t seed, const char* name, int64_t nod
   return g;
 }
 
-const bool r1 = add_source("file", "Load gnn.graph.path: text folder, OGB folder or mlsys .mlsg binary", load_file);
+const bool r1 = add_source("file", "Load gnn.graph.path: text folder, OGB folder, mlsys .mlsg binary or NumPy .npz (PyG/DGL/gnn-benchmark)", load_file);
 const bool r2 = add_source("sbm", "Stochastic block model with class-correlated Gaussian features (learnable)",
                            [](const GraphOptions& o, uint64_t s) { return generate_sbm(o.sbm, s); });
 // The feature dimension and class count are the keys the SBM shares with it (graph.features, graph.classes).
