@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes tests/gnn/graph/fixtures/gnn_benchmark_tiny.npz, the committed .npz fixture.
+"""Writes tests/gnn/graph/fixtures/gnn_benchmark_tiny.npz, the committed .npz fixture, and the seeds
+of the .npz fuzz target (tests/fuzz/corpus/npz/: the same archive, and a PyG-layout one stored).
 
 A made-up 8-node graph in the gnn-benchmark layout (Shchur et al. 2018: adj_* and attr_* as scipy
 CSR parts, labels, and a pickled name table a loader must never read), written with the standard
@@ -7,7 +8,7 @@ library only (zipfile + struct, no numpy) the way numpy.savez_compressed writes 
 deflated, each opened with force_zip64=True so its local header carries a ZIP64 field. The bytes
 are deterministic (fixed member dates), so re-running the script reproduces the committed file.
 
-Usage: python3 scripts/dev/make_npz_fixture.py [output path]
+Usage: python3 scripts/dev/make_npz_fixture.py [fixture path]
 """
 import pickle
 import struct
@@ -15,7 +16,9 @@ import sys
 import zipfile
 from pathlib import Path
 
-DEFAULT_OUT = Path(__file__).resolve().parents[2] / "tests/gnn/graph/fixtures/gnn_benchmark_tiny.npz"
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_OUT = ROOT / "tests/gnn/graph/fixtures/gnn_benchmark_tiny.npz"
+CORPUS = ROOT / "tests/fuzz/corpus/npz"
 
 # Two 4-cycles (0-1-2-3, 4-5-6-7) joined by edge 3-4. Row u lists some neighbours only and one
 # entry twice, so the loader's symmetrizing and deduplicating are exercised; 5 -> 5 is a self loop
@@ -67,16 +70,38 @@ def members():
     ]
 
 
+def pyg_members():
+    """PyG export of the same graph: dense x, edge_index (2 x E), y, boolean masks."""
+    rows = [u for u in sorted(ADJ) for v in ADJ[u]]
+    cols = [v for u in sorted(ADJ) for v in ADJ[u]]
+    x = [0.0] * (NODES * ATTR_COLS)
+    for r, entries in ATTR.items():
+        for c, v in entries:
+            x[r * ATTR_COLS + c] += v
+    masks = [[1, 0, 0, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 1, 0, 0], [0, 0, 1, 1, 0, 0, 1, 1]]
+    return [
+        ("x.npy", npy("<f4", [NODES, ATTR_COLS], "f", x)),
+        ("edge_index.npy", npy("<i8", [2, len(rows)], "q", rows + cols)),
+        ("y.npy", npy("<i8", [NODES], "q", LABELS)),
+    ] + [("%s_mask.npy" % k, npy("|b1", [NODES], "B", m)) for k, m in zip(["train", "val", "test"], masks)]
+
+
+def write(path, entries, compression, zip64):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = compression
+            with z.open(info, "w", force_zip64=zip64) as f:
+                f.write(data)
+    print("wrote", path)
+
+
 def main():
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_OUT
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(out, "w") as z:
-        for name, data in members():
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            with z.open(info, "w", force_zip64=True) as f:
-                f.write(data)
-    print("wrote", out)
+    write(out, members(), zipfile.ZIP_DEFLATED, True)
+    write(CORPUS / "gnn_benchmark_deflated.npz", members(), zipfile.ZIP_DEFLATED, True)
+    write(CORPUS / "pyg_stored.npz", pyg_members(), zipfile.ZIP_STORED, False)
 
 
 if __name__ == "__main__":
