@@ -300,7 +300,7 @@ void read_sparse_features(const NpzArchive& a, Graph& g) {
 }
 
 void read_features(const NpzArchive& a, Graph& g) {
-  const std::string dense = pick(a, {"x", "features", "feature", "attr_matrix"}, "features");
+  const std::string dense = pick(a, {"x", "features", "feature", "feat", "attr_matrix"}, "features");
   const bool sparse = a.has("attr_indptr");
   if (!dense.empty() && sparse) throw InputError(fmt::format("{}: holds both '{}' and attr_indptr as the features: keep one", a.name(), dense));
   if (sparse) read_sparse_features(a, g);

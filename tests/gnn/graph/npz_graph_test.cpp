@@ -302,6 +302,7 @@ TEST_CASE("npz damaged archives and inconsistent graphs are errors naming the fi
   CHECK(error_from(with(pyg_members(), "edge_index.npy", i8({7, 2}, std::vector<int64_t>(14, 0)))).find("t.npz: edge_index: expected shape (2, E)") != std::string::npos);
   CHECK(error_from(without(pyg_members(), "val_mask.npy")).find("t.npz: has split masks but no val (expected val_mask or valid_mask)") != std::string::npos);
   CHECK(error_from(with(pyg_members(), "features.npy", f4({6, 1}, std::vector<float>(6, 1)))).find("t.npz: holds both 'x' and 'features' as the features") != std::string::npos);
+  CHECK(error_from(with(pyg_members(), "feat.npy", f4({6, 1}, std::vector<float>(6, 1)))).find("t.npz: holds both 'x' and 'feat' as the features") != std::string::npos);
   CHECK(error_from(without(pyg_members(), "y.npy")).find("t.npz: no labels (expected 'labels', 'label' or 'y'; the archive holds: edge_index, test_mask") != std::string::npos);
   CHECK(error_from(without(pyg_members(), "edge_index.npy")).find("t.npz: no adjacency") != std::string::npos);
   CHECK(error_from(with(pyg_members(), "test_mask.npy", b1({6}, {0, 0, 1, 0, 0, 1}))).find("t.npz: test_mask: node 5 is in a split but unlabeled") != std::string::npos);
