@@ -282,7 +282,7 @@ const CommandSpec& train_gnn_command() {
       command_modes("train-gnn"),
       "gnn.mode",
       {{"resume", "gnn.resume", true, "Resume from a checkpoint file"},
-       {"graph", "gnn.graph.path", true, "Graph path: text folder, OGB folder or .mlsg file (sets gnn.graph.source=file)",
+       {"graph", "gnn.graph.path", true, "Graph path: text folder, OGB folder, .mlsg or .npz file (sets gnn.graph.source=file)",
         {"gnn.graph.source=file"}},
        {"parts", "gnn.parts", true, "Number of partitions / workers"},
        {"epochs", "gnn.epochs", true, "Training epochs"}},

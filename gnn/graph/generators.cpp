@@ -9,10 +9,6 @@
 
 namespace mlsys::gnn {
 
-namespace {
-
-constexpr int64_t kBlock = 1 << 16;  // RNG stream granularity: thread-count independent
-
 // Split by a per-node hash so it is independent of generation order.
 std::vector<uint8_t> random_split(int64_t n, double train, double val, uint64_t seed) {
   std::vector<uint8_t> s(static_cast<size_t>(n));
@@ -23,6 +19,10 @@ std::vector<uint8_t> random_split(int64_t n, double train, double val, uint64_t 
   }
   return s;
 }
+
+namespace {
+
+constexpr int64_t kBlock = 1 << 16;  // RNG stream granularity: thread-count independent
 
 void gaussian_fill(std::vector<float>& x, uint64_t seed) {
   const int64_t m = static_cast<int64_t>(x.size());

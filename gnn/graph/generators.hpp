@@ -39,4 +39,9 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed);
 // graph.rmat_scale, graph.rmat_edges (the rest of RmatParams is not a config key).
 const config::Section<RmatParams>& rmat_section();
 
+// Split values for n nodes: train with probability `train`, val with `val`, test otherwise, each
+// node by its own hash of `seed` (independent of order and thread count). Sources without a split
+// (generators, .npz files without masks) use it.
+std::vector<uint8_t> random_split(int64_t n, double train, double val, uint64_t seed);
+
 }  // namespace mlsys::gnn

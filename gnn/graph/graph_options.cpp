@@ -9,7 +9,7 @@ const config::Section<GraphOptions>& graph_section() {
   static const config::Section<O> s("graph", "Where the graph comes from", [](auto& s) {
     s.field("source", &O::source, "Where the graph comes from")
         .choices_described([] { return graph_source_registry().choices(); });
-    s.field("path", &O::path, "source=file: text graph folder, OGB node-property folder or .mlsg file");
+    s.field("path", &O::path, "source=file: text graph folder, OGB node-property folder, .mlsg file or .npz archive");
     s.field("ogb_scheme", &O::ogb_scheme, "OGB split scheme folder under split/ (\"\" = first)");
     s.field("binary_cache", &O::binary_cache, "Write a binary .mlsg copy of text/OGB graphs on first load and map it later");
     s.field("lenient", &O::lenient,

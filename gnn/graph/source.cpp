@@ -7,6 +7,7 @@
 #include "core/log/log.hpp"
 #include "gnn/graph/generators.hpp"
 #include "gnn/graph/loaders.hpp"
+#include "gnn/graph/npz_graph.hpp"
 #include "core/util/random.hpp"
 
 namespace mlsys::gnn {
@@ -58,10 +59,11 @@ uint64_t source_key(const fs::path& p, const GraphOptions& o) {
 
 // Text and OGB folders are parsed once, then the binary copy is mapped. A copy whose recorded key
 // differs (an input file changed) or that does not map and validate is rebuilt, never used.
-Graph load_file(const GraphOptions& o, uint64_t) {
+Graph load_file(const GraphOptions& o, uint64_t seed) {
   if (o.path.empty()) throw ConfigError("gnn.graph.path is empty: set it to a graph folder or .mlsg file (source=file)");
   fs::path p = o.path;
   if (!fs::exists(p)) throw InputError("graph path not found: " + p.string());
+  if (p.extension() == ".npz") return load_npz_graph(p, o, seed);
   if (fs::is_regular_file(p) || !o.binary_cache) return load_graph_path(p, o.ogb_scheme, o.lenient);
   const uint64_t key = source_key(p, o);
   fs::path name = p.filename().empty() ? p.parent_path().filename() : p.filename();
@@ -109,7 +111,7 @@ Graph preset(const GraphOptions& o, uint64_t seed, const char* name, int64_t nod
   return g;
 }
 
-const bool r1 = add_source("file", "Load gnn.graph.path: text folder, OGB folder or mlsys .mlsg binary", load_file);
+const bool r1 = add_source("file", "Load gnn.graph.path: text folder, OGB folder, mlsys .mlsg binary or NumPy .npz (PyG/DGL/gnn-benchmark)", load_file);
 const bool r2 = add_source("sbm", "Stochastic block model with class-correlated Gaussian features (learnable)",
                            [](const GraphOptions& o, uint64_t s) { return generate_sbm(o.sbm, s); });
 // The feature dimension and class count are the keys the SBM shares with it (graph.features, graph.classes).
