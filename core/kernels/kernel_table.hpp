@@ -18,8 +18,8 @@
   X(gather_rows) X(scatter_add_rows) X(fill) X(add) X(mul) X(scale) X(axpy) X(add_row_vector) X(scale_rows)    \
   X(relu) X(relu_backward) X(leaky_relu) X(leaky_relu_backward) X(elu) X(elu_backward) X(dropout)              \
   X(dropout_backward) X(row_sum) X(row_max) X(col_sum) X(sum_all) X(sum_squares) X(count_correct)              \
-  X(log_softmax) X(log_softmax_backward) X(nll_loss) X(cross_entropy) X(cosine_similarity_loss) X(layer_norm)  \
-  X(layer_norm_backward) X(conv2d) X(conv2d_backward) X(max_pool2d) X(max_pool2d_backward) X(avg_pool2d)       \
+  X(log_softmax) X(log_softmax_backward) X(nll_loss) X(cross_entropy) X(cosine_similarity_loss) X(l2_normalize_rows)  \
+  X(l2_normalize_rows_backward) X(layer_norm) X(layer_norm_backward) X(conv2d) X(conv2d_backward) X(max_pool2d) X(max_pool2d_backward) X(avg_pool2d)       \
   X(avg_pool2d_backward) X(sgd_step) X(adam_step)
 
 namespace mlsys::kernels {
