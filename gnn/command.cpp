@@ -17,6 +17,7 @@
 #include "gnn/options.hpp"
 #include "gnn/partition/partitioner.hpp"
 #include "gnn/partition/report.hpp"
+#include "gnn/report/figures.hpp"
 #include "gnn/train/trainer.hpp"
 
 namespace mlsys::gnn {
@@ -31,7 +32,7 @@ Table epochs_table(const TrainResult& r) {
     row.emplace_back(int64_t{e.epoch});
     for (double v : {e.loss, e.train_acc, e.val_acc, e.test_acc, e.epoch_s, e.mean.compute_s, e.mean.quant_s, e.mean.comm_s,
                      e.mean.wait_s, e.mean.reduce_s})
-      row.emplace_back(v);
+      row.emplace_back(v < 0 ? Table::Cell(std::string()) : Table::Cell(v));  // only accuracies go negative: -1 = not evaluated
     for (uint64_t v : {e.mean.raw_bytes, e.mean.wire_bytes, e.mean.reduce_bytes}) row.emplace_back(static_cast<int64_t>(v));
     row.emplace_back(int64_t{e.fwd_bits});
     row.emplace_back(int64_t{e.bwd_bits});
@@ -161,6 +162,9 @@ void train_mode(RunContext& ctx) {
   TrainResult r = train(g, owner, s);
 
   ctx.write_table("epochs.csv", epochs_table(r));
+  const std::string fig = fmt::format("{} on {}", o.model.arch, g.name);  // figures: gnn/report/figures.hpp
+  ctx.write_text("curves.svg", curves_svg(r.epochs, fig));
+  ctx.write_text("breakdown.svg", time_breakdown_svg({{run_label(o), mean_time_split(r.epochs)}}, fig + ": time per epoch"));
   if (!r.switches.empty()) {
     Table t({"epoch", "action", "fwd_bits_from", "fwd_bits_to", "bwd_bits_from", "bwd_bits_to", "loss_trend"});
     for (const auto& sw : r.switches) {
