@@ -64,6 +64,12 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def rows_of(run, name):
+    """The rows of RUN/NAME; [] when the run did not write it."""
+    path = os.path.join(run, name)
+    return read_csv(path) if os.path.exists(path) else []
+
+
 def num(s):
     """A CSV cell as a float; None for an empty cell (a value that was not measured)."""
     if s is None or s == "":
@@ -185,10 +191,7 @@ def plot_simulate(run, w):
 # ---- train-gnn ----
 
 def plot_train_gnn(run, w):
-    path = os.path.join(run, "epochs.csv")
-    if not os.path.exists(path):
-        return
-    rows = read_csv(path)
+    rows = rows_of(run, "epochs.csv")
     if not rows:
         return
     epoch = [num(r["epoch"]) for r in rows]
@@ -261,10 +264,7 @@ def draw_breakdown(bars, w, name):
 # ---- schedmate ----
 
 def plot_schedmate(run, w):
-    path = os.path.join(run, "predictions.csv")
-    if not os.path.exists(path):
-        return
-    rows = read_csv(path)
+    rows = rows_of(run, "predictions.csv")
     # true_duration_s is 0 where the trace holds no duration: such jobs cannot be scored.
     groups = {}
     for name, col in (("Helios-style", "helios_style_s"), ("SchedMate", "predicted_duration_s")):
@@ -294,10 +294,7 @@ def plot_schedmate(run, w):
 # ---- coopt ----
 
 def plot_coopt(run, w):
-    path = os.path.join(run, "comparison.csv")
-    if not os.path.exists(path):
-        return
-    rows = read_csv(path)
+    rows = rows_of(run, "comparison.csv")
     if not rows:
         return
     for col, sd, name, title in (("few_label_acc", "few_label_sd", "accuracy_few_labels", "few labels per class"),
