@@ -135,7 +135,9 @@ struct LegendEntry {
 
 std::string marker_svg(int marker, double x, double y, const std::string& col) {
   switch (marker) {
-    case 1: return fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"white\" stroke=\"{}\" stroke-width=\"1.5\"/>\n", x, y, col);
+    case 1:
+      return fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"white\" stroke=\"{}\" stroke-width=\"1.5\"/>\n", x, y,
+                         col);
     case 2:
       return fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"7\" height=\"7\" fill=\"white\" stroke=\"{}\" stroke-width=\"1.5\"/>\n",
                          x - 3.5, y - 3.5, col);
@@ -341,8 +343,9 @@ std::string stacked_bar_svg(const std::vector<std::string>& categories, const st
   for (size_t i = 0; i < n; ++i) {
     const double cx = f.left + bw * (static_cast<double>(i) + 0.5);
     if (rotate)
-      xt += fmt::format("<text class=\"xtick\" x=\"{0:.1f}\" y=\"{1:.1f}\" transform=\"rotate(-35 {0:.1f} {1:.1f})\" text-anchor=\"end\">{2}</text>\n",
-                        cx, kTop + f.plot_h + 14, esc(categories[i]));
+      xt += fmt::format(
+          "<text class=\"xtick\" x=\"{0:.1f}\" y=\"{1:.1f}\" transform=\"rotate(-35 {0:.1f} {1:.1f})\" text-anchor=\"end\">{2}</text>\n",
+          cx, kTop + f.plot_h + 14, esc(categories[i]));
     else
       xt += fmt::format("<text class=\"xtick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", cx, kTop + f.plot_h + 16,
                         esc(categories[i]));
@@ -351,8 +354,9 @@ std::string stacked_bar_svg(const std::vector<std::string>& categories, const st
       const double v = i < stacks[k].values.size() && std::isfinite(stacks[k].values[i]) ? stacks[k].values[i] : 0;
       if (v <= 0) continue;
       const double y0 = py(base), y1 = py(base + v);
-      body += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" stroke=\"white\" stroke-width=\"0.5\"/>\n",
-                          cx - 0.35 * bw, y1, 0.7 * bw, y0 - y1, kColors[k % kNumColors]);
+      body += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" stroke=\"white\" stroke-width=\"0.5\"/>\n",
+          cx - 0.35 * bw, y1, 0.7 * bw, y0 - y1, kColors[k % kNumColors]);
       base += v;
     }
   }
