@@ -10,7 +10,6 @@
 #include "core/comm/comm_options.hpp"
 #include "core/log/log.hpp"
 #include "core/util/error.hpp"
-#include "core/util/svg_chart.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/run_options.hpp"
 #include "core/runtime/system.hpp"
@@ -20,6 +19,7 @@
 #include "gnn/options.hpp"
 #include "gnn/partition/partitioner.hpp"
 #include "gnn/partition/report.hpp"
+#include "gnn/report/figures.hpp"
 #include "gnn/train/trainer.hpp"
 
 namespace mlsys::gnn {
@@ -45,50 +45,6 @@ Table epochs_table(const TrainResult& r) {
     t.add_row(std::move(row));
   }
   return t;
-}
-
-// The run's figures (core/util/svg_chart): loss, accuracies where evaluated, and the per-epoch
-// time split (compute, quantize, communicate, wait, all-reduce; worker means).
-void write_figures(RunContext& ctx, const TrainResult& r) {
-  if (r.epochs.empty()) return;
-  ChartSeries loss{"training loss", {}, {}};
-  ChartSeries acc[3] = {{"train", {}, {}}, {"val", {}, {}}, {"test", {}, {}}};
-  ChartSeries time[5] = {{"compute", {}, {}}, {"quantize", {}, {}}, {"communicate", {}, {}}, {"wait", {}, {}}, {"all-reduce", {}, {}}};
-  for (const auto& e : r.epochs) {
-    const double x = e.epoch;
-    loss.x.push_back(x);
-    loss.y.push_back(e.loss);
-    const double a[3] = {e.train_acc, e.val_acc, e.test_acc};
-    for (int i = 0; i < 3; ++i)
-      if (a[i] >= 0) {
-        acc[i].x.push_back(x);
-        acc[i].y.push_back(100 * a[i]);
-      }
-    const double t[5] = {e.mean.compute_s, e.mean.quant_s, e.mean.comm_s, e.mean.wait_s, e.mean.reduce_s};
-    for (int i = 0; i < 5; ++i) {
-      time[i].x.push_back(x);
-      time[i].y.push_back(1e3 * t[i]);
-    }
-  }
-  ChartOptions lo;
-  lo.title = "Training loss";
-  lo.x_label = "epoch";
-  lo.y_label = "loss";
-  ctx.write_text("loss.svg", line_chart_svg({loss}, lo));
-  if (!acc[2].x.empty()) {
-    ChartOptions ao;
-    ao.title = "Accuracy (exact evaluation pass)";
-    ao.x_label = "epoch";
-    ao.y_label = "accuracy %";
-    ao.fixed_y_max = true;
-    ao.y_max = 100;
-    ctx.write_text("accuracy.svg", line_chart_svg({acc[0], acc[1], acc[2]}, ao));
-  }
-  ChartOptions to;
-  to.title = "Time per epoch (mean over workers)";
-  to.x_label = "epoch";
-  to.y_label = "ms";
-  ctx.write_text("time_split.svg", line_chart_svg({time[0], time[1], time[2], time[3], time[4]}, to));
 }
 
 Json summarize(const TrainResult& r) {
@@ -228,7 +184,9 @@ void train_mode(RunContext& ctx) {
   TrainResult r = train(g, owner, s);
 
   ctx.write_table("epochs.csv", epochs_table(r));
-  write_figures(ctx, r);
+  const std::string fig = fmt::format("{} on {}", o.model.arch, g.name);  // figures: gnn/report/figures.hpp
+  ctx.write_text("curves.svg", curves_svg(r.epochs, fig));
+  ctx.write_text("breakdown.svg", time_breakdown_svg({{run_label(o), mean_time_split(r.epochs)}}, fig + ": time per epoch"));
   if (!r.switches.empty()) {
     Table t({"epoch", "action", "fwd_bits_from", "fwd_bits_to", "bwd_bits_from", "bwd_bits_to", "loss_trend", "threshold",
              "smoothed_loss_from", "smoothed_loss_to"});

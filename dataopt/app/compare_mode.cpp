@@ -228,8 +228,10 @@ void compare_mode(RunContext& ctx) {
       table.add_row({m, epochs[e], c.few[e].mean, c.few[e].sd, c.all[e].mean, c.all[e].sd});
       pf.x.push_back(static_cast<double>(epochs[e]));
       pf.y.push_back(100 * c.few[e].mean);
+      pf.y_err.push_back(100 * c.few[e].sd);  // error bars: +- sd over seeds
       pa.x.push_back(static_cast<double>(epochs[e]));
       pa.y.push_back(100 * c.all[e].mean);
+      pa.y_err.push_back(100 * c.all[e].sd);
       jm.push_back(Json(Json::Object{{"epoch", Json(epochs[e])}, {"few", Json(c.few[e].mean)}, {"few_sd", Json(c.few[e].sd)},
                                      {"all", Json(c.all[e].mean)}, {"all_sd", Json(c.all[e].sd)}}));
     }
@@ -246,9 +248,10 @@ void compare_mode(RunContext& ctx) {
   const std::string lpc = std::to_string(o.labels_per_class);
   const std::string scored = o.eval_on == "validation" ? "validation rows" : "test";
   const std::string seeds = std::to_string(o.seeds) + " seeds";
-  ctx.write_text("accuracy_few_labels.svg", accuracy_chart(plot_few, "Linear probe, " + lpc + " labels/class (mean over " + seeds + ")",
-                                                           "student epochs", scored + " accuracy (%)"));
-  ctx.write_text("accuracy_all_labels.svg", accuracy_chart(plot_all, "Linear probe, all pool labels (mean over " + seeds + ")",
+  ctx.write_text("accuracy_few_labels.svg",
+                 accuracy_chart(plot_few, "Linear probe, " + lpc + " labels/class (mean +- sd over " + seeds + ")", "student epochs",
+                                scored + " accuracy (%)"));
+  ctx.write_text("accuracy_all_labels.svg", accuracy_chart(plot_all, "Linear probe, all pool labels (mean +- sd over " + seeds + ")",
                                                            "student epochs", scored + " accuracy (%)"));
   // Wall time varies run to run: this plot, like timing.json, is not a deterministic output.
   ctx.write_text("accuracy_vs_time.svg",

@@ -52,12 +52,11 @@ TEST_CASE("quickstart: default config trains the small SBM and writes every outp
   CHECK(tr.dump().find("wait") != std::string::npos);
   CHECK(std::filesystem::exists(t / "run/checkpoint.bin"));
   CHECK(std::filesystem::exists(t / "run/partitions.csv"));
-  for (const char* fig : {"loss.svg", "accuracy.svg", "time_split.svg"}) {  // the run's figures
-    CAPTURE(fig);
-    const std::string svg = read_text(t / "run" / fig);
-    CHECK(svg.rfind("<svg", 0) == 0);
-    CHECK(svg.find("<polyline") != std::string::npos);
-  }
+  // The run's figures (gnn/report/figures.hpp): loss and accuracy curves, the time breakdown bar.
+  const std::string curves = read_text(t / "run/curves.svg");
+  CHECK(curves.rfind("<svg", 0) == 0);
+  CHECK(curves.find("<polyline") != std::string::npos);
+  CHECK(read_text(t / "run/breakdown.svg").find("compute") != std::string::npos);
 
   // Same seed, same losses; resume from the checkpoint continues to epoch 30.
   auto r2 = run_mlsys("train-gnn --out " + (t / "run2").string() + " --set gnn.epochs=20 --set gnn.graph.cache_dir=" +

@@ -7,11 +7,11 @@
 #include <map>
 
 #include "core/util/strings.hpp"
+#include "core/util/svg_chart.hpp"
 #include "sched/schedmate/eval/duration_eval.hpp"
 #include "sched/schedmate/eval/log_corpus.hpp"
 #include "sched/schedmate/eval/metrics.hpp"
 #include "sched/schedmate/eval/real_logs.hpp"
-#include "sched/schedmate/eval/scatter_svg.hpp"
 #include "sched/schedmate/modes/modes.hpp"
 
 namespace mlsys::schedmate {
@@ -54,18 +54,31 @@ void run_evaluate(RunContext& ctx) {
   ctx.write_table("duration_accuracy.csv", acc);
   ctx.write_table("hints.csv", hints_table(r.schedmate, {}));
   // Predicted vs true, every estimator.
-  std::vector<ScatterSeries> scatter;
+  std::vector<ChartSeries> scatter;
+  double lo = INFINITY, hi = 0;
   for (const auto& e : duration_estimators()) {
     auto p = predictions(r, e);
     if (p.empty()) continue;
-    ScatterSeries s{e == "schedmate" ? "SchedMate" : e == "helios" ? "Helios-style" : e == "gbdt" ? "GBDT" : "previous run", {}, {}};
+    ChartSeries s{e == "schedmate" ? "SchedMate" : e == "helios" ? "Helios-style" : e == "gbdt" ? "GBDT" : "previous run", {}, {}};
+    s.points = true;
     for (size_t i = 0; i < jobs.size(); ++i)
-      if (jobs[i].duration > 0) s.x.push_back(jobs[i].duration), s.y.push_back(p[i]);
+      if (jobs[i].duration > 0 && p[i] > 0) {
+        s.x.push_back(jobs[i].duration), s.y.push_back(p[i]);
+        lo = std::min(lo, jobs[i].duration), hi = std::max(hi, jobs[i].duration);
+      }
     scatter.push_back(std::move(s));
   }
   std::reverse(scatter.begin(), scatter.end());  // SchedMate drawn last, on top
-  ctx.write_text("duration_scatter.svg", scatter_svg(scatter, "Predicted vs true duration (online)", "true duration",
-                                                     "predicted duration"));
+  if (hi > 0) {  // the y = x line and the +-50% band the accuracy figures count
+    for (const auto& [name, f] : {std::pair<const char*, double>{"y = x", 1.0}, {"+50%", 1.5}, {"-50%", 0.5}})
+      scatter.push_back(ChartSeries{name, {lo, hi}, {f * lo, f * hi}});
+  }
+  ChartOptions co;
+  co.title = "Predicted vs true duration (online)";
+  co.x_label = "true duration (s)";
+  co.y_label = "predicted duration (s)";
+  co.log_x = co.log_y = true;
+  ctx.write_text("duration_scatter.svg", line_chart_svg(scatter, co));
   Json dur = Json::object();
   for (const auto& col : acc.columns())
     if (col != "group") dur[col] = cell(acc, "ALL", col);

@@ -7,7 +7,6 @@
 
 #include "core/util/error.hpp"
 #include "sched/schedmate/eval/real_logs.hpp"
-#include "sched/schedmate/eval/scatter_svg.hpp"
 
 using namespace mlsys::schedmate;
 namespace fs = std::filesystem;
@@ -40,10 +39,3 @@ TEST_CASE("real logs: a tqdm log is tracked as it states and its label comment i
   fs::remove_all(dir);
 }
 
-TEST_CASE("scatter svg: points, the y = x line, deterministic") {
-  ScatterSeries s{"a", {1, 10, 100}, {2, 10, 50}};
-  const std::string svg = scatter_svg({s}, "t", "x", "y");
-  CHECK(svg.find("<svg") != std::string::npos);
-  CHECK(svg.find("<circle") != std::string::npos);
-  CHECK(svg == scatter_svg({s}, "t", "x", "y"));
-}
