@@ -44,10 +44,11 @@ docs: build
 	@echo "wrote docs/CONFIG.md"
 
 # One libFuzzer target per parser (tests/fuzz/fuzz_*.cpp), each run FUZZ_SECONDS (default 120).
-fuzz:
+fuzz: build
 	@bash scripts/setup --fuzz
 	@cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
-	  -DMLSYS_FUZZ=ON -DMLSYS_WITH_CUDA=OFF -DMLSYS_BUILD_TESTS=OFF -DMLSYS_BUILD_BENCH=OFF >/dev/null
+	  -DMLSYS_FUZZ=ON -DMLSYS_WITH_CUDA=OFF -DMLSYS_BUILD_TESTS=OFF -DMLSYS_BUILD_BENCH=OFF \
+	  -DMLSYS_FUZZ_BUILD_DIR=$(abspath $(BUILD)) >/dev/null
 	@cmake --build build-fuzz -j $(JOBS) --target fuzz_all
 	@bash tests/fuzz/run_all.sh build-fuzz $${FUZZ_SECONDS:-120}
 

@@ -5,10 +5,11 @@
 #include <filesystem>
 
 #include "core/log/log.hpp"
+#include "core/util/hash.hpp"
+#include "core/util/random.hpp"
 #include "gnn/graph/generators.hpp"
 #include "gnn/graph/loaders.hpp"
 #include "gnn/graph/npz_graph.hpp"
-#include "core/util/random.hpp"
 
 namespace mlsys::gnn {
 
@@ -40,21 +41,21 @@ bool add_source(const char* name, const char* desc, F f) {
 }
 
 // What a cached binary copy of the folder at `p` is valid for: the path, the loader settings and the
-// size and modification time of every file below it, so editing any input file (edges, labels,
-// features, split, meta) misses the cache. std::hash is fine here: the key only has to be stable on
-// this machine, where the cache lives.
+// content of every file below it (names and bytes, XXH3 from core/util/hash.hpp: portable, so a
+// cache folder shared between machines keys alike), so editing any input file (edges, labels,
+// features, split, meta) misses the cache.
 uint64_t source_key(const fs::path& p, const GraphOptions& o) {
-  uint64_t key = std::hash<std::string>{}(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme + "|" +
-                                          (o.lenient ? "lenient" : "strict") + "|mlsg2");
+  ContentHasher h;
+  h.add(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme + "|" + (o.lenient ? "lenient" : "strict") + "|mlsg2");
   std::vector<fs::path> files;
   for (const auto& e : fs::recursive_directory_iterator(p))
     if (e.is_regular_file()) files.push_back(e.path());
   std::sort(files.begin(), files.end());
   for (const fs::path& f : files) {
-    key = derive_seed(key, std::hash<std::string>{}(fs::relative(f, p).string()), static_cast<uint64_t>(fs::file_size(f)));
-    key = derive_seed(key, static_cast<uint64_t>(fs::last_write_time(f).time_since_epoch().count()));
+    h.add("|" + fs::relative(f, p).string() + "|");
+    h.add_file(f);
   }
-  return key;
+  return std::stoull(h.hex().substr(0, 16), nullptr, 16);
 }
 
 // Text and OGB folders are parsed once, then the binary copy is mapped. A copy whose recorded key

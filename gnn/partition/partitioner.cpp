@@ -7,6 +7,7 @@
 
 #include "core/log/log.hpp"
 #include "core/util/fs.hpp"
+#include "core/util/hash.hpp"
 #include "core/util/random.hpp"
 
 namespace mlsys::gnn {
@@ -43,7 +44,9 @@ std::vector<int32_t> partition_cached(const Graph& g, const std::string& name, c
   auto part = partitioner_registry().create(name);
   fs::path file;
   if (!cache_dir.empty()) {
-    uint64_t key = derive_seed(g.fingerprint(), std::hash<std::string>{}(name + "|" + p.objective),
+    // Portable (XXH3) rather than std::hash, so a shared cache folder keys alike on every machine.
+    const uint64_t name_key = std::stoull(content_hash(name + "|" + p.objective).substr(0, 16), nullptr, 16);
+    uint64_t key = derive_seed(g.fingerprint(), name_key,
                                derive_seed(static_cast<uint64_t>(p.parts), p.seed), kCacheVersion);
     file = fs::path(cache_dir) / "partitions" / fmt::format("{}-{}-p{}-{:016x}.part", g.name, name, p.parts, key);
     if (fs::exists(file)) {

@@ -8,6 +8,8 @@
 # seeds to epoch 10, then the CNN student row; prints both in one table, then the participant-phase
 # scaling benchmark. --long also runs the 20-epoch curves and the earlier task-specific protocol.
 set -euo pipefail
+# Shipped configs name the shared data as ${MLSYS_DATA_DIR}/...; default: the folder beside the repository.
+export MLSYS_DATA_DIR="${MLSYS_DATA_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/data}"
 build=${1:-build}
 # Like the other repro scripts, the first argument may name the binary (<build>/bin/mlsys).
 if [[ -f "$build" ]]; then build=$(dirname "$(dirname "$build")"); fi

@@ -3,6 +3,8 @@
 # no retry, blind retry of every failure, SchedMate's failure actions. Needs no shared data.
 # Usage: scripts/repro/schedmate_failures.sh [path/to/mlsys] [output folder]
 set -euo pipefail
+# Shipped configs name the shared data as ${MLSYS_DATA_DIR}/...; default: the folder beside the repository.
+export MLSYS_DATA_DIR="${MLSYS_DATA_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/data}"
 cd "$(dirname "$0")/../.."
 MLSYS=${1:-build/bin/mlsys}
 OUT=${2:-results/schedmate/failures}

@@ -5,6 +5,8 @@
 # x load 1/4/16). Needs ../shared/data (or MLSYS_DATA_DIR).
 # Usage: scripts/repro/schedmate_mlperf.sh [path/to/mlsys] [output folder]
 set -euo pipefail
+# Shipped configs name the shared data as ${MLSYS_DATA_DIR}/...; default: the folder beside the repository.
+export MLSYS_DATA_DIR="${MLSYS_DATA_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/data}"
 cd "$(dirname "$0")/../.."
 MLSYS=${1:-build/bin/mlsys}
 OUT=${2:-results/schedmate/mlperf}

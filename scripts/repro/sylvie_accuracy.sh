@@ -6,6 +6,8 @@
 # more than 10% above its minimum. One thread per run (run it in the background with nice).
 # Usage: scripts/repro/sylvie_accuracy.sh [path/to/mlsys] [output folder] [SEEDS (default 5)] [graphs (default: cora amazon_computers coauthor_cs)] [models (default: gcn sage gat)]
 set -euo pipefail
+# Shipped configs name the shared data as ${MLSYS_DATA_DIR}/...; default: the folder beside the repository.
+export MLSYS_DATA_DIR="${MLSYS_DATA_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/data}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 mlsys="${1:-$root/build/bin/mlsys}"
 out="${2:-$root/results/repro/sylvie_accuracy}"
