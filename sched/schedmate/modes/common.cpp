@@ -45,6 +45,10 @@ std::vector<AdvisedJob> input_jobs(RunContext& ctx, const SchedmateOptions& o, A
   if (!inputs.is_object()) inputs = Json::object();
   inputs["jobs"] = o.jobs.empty() ? std::string("generated") : o.jobs;
   inputs["throughputs"] = o.throughputs.empty() ? std::string("none") : o.throughputs;
+  // The run record (summary.json "run.inputs"): path, size and content hash of what was read.
+  if (o.jobs.empty()) ctx.record_builtin_input("schedmate.jobs", "generated jobs (seed " + std::to_string(ctx.seed()) + ")");
+  else ctx.record_input("schedmate.jobs", o.jobs);
+  if (!o.throughputs.empty()) ctx.record_input("schedmate.throughputs", o.throughputs);
   if (o.jobs.empty()) {
     JobGenSpec g;
     g.jobs = o.gen_jobs;
