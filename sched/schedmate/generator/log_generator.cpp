@@ -329,6 +329,7 @@ GeneratedLog generate_log(const LogSpec& spec) {
                     static_cast<long>(spe), loss, 1e-4), step);
         break;
       case LogFormat::Learned:
+      case LogFormat::Mlperf:  // not generated: real MLPerf logs are read as they are
       case LogFormat::Unknown:
         emit(t, fmt("[trainer] it=%ld tot=%ld loss=%.4f lr=%.2e", static_cast<long>(step), static_cast<long>(total), loss,
                     1e-4), step);

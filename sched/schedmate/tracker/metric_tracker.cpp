@@ -208,6 +208,9 @@ TrackerSnapshot MetricTracker::snapshot() const {
     s.fraction = bar_fraction_;
     s.scope = "epoch";
   }
+  // Counters that run backwards or past their stated total (restarts, garbled lines) never report
+  // a fraction outside [0, 1].
+  if (!std::isnan(s.fraction)) s.fraction = std::clamp(s.fraction, 0.0, 1.0);
   // Time already spent since the last progress line counts against what is left.
   if (!std::isnan(s.remaining_s) && !pseudo_time_ && !std::isnan(clock_) && clock_ > last_t_)
     s.remaining_s = std::max(0.0, s.remaining_s - (clock_ - last_t_));

@@ -1,5 +1,6 @@
 #include "sched/schedmate/tracker/progress_parsers.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/util/strings.hpp"
@@ -233,7 +234,7 @@ bool parse_progress(std::string_view s, ParserState& st, ProgressObs& o) {
     const bool bracket = q + 1 < s.size() && s[q] == '[';
     if (bracket && dig(s[q + 1])) {  // tqdm bar: Lightning, HF Trainer or plain tqdm
       parse_tqdm_tail(s, q, o);
-      o.bar_fraction = a / b;
+      o.bar_fraction = std::clamp(a / b, 0.0, 1.0);  // a bar past its total (n > total) is done, not more
       double epoch = 0;
       if (lightning_epoch(prefix, epoch)) {
         o.format = LogFormat::Lightning;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/util/random.hpp"
+#include "tests/common/test_util.hpp"
 
 namespace {
 
@@ -92,4 +93,11 @@ TEST_CASE("fuzz replay: tracker, failure handler, MLLOG parser and chat replies 
   CHECK(mlsys::schedmate::chat_answer(kReplies[1], 32).find("model")->as_string() == "bert");
   CHECK(mlsys::schedmate::chat_answer(kReplies[2], 32).find("a")->as_int() == 1);
   CHECK_THROWS_AS(mlsys::schedmate::chat_answer(std::string(100, '[') + std::string(100, ']'), 32), mlsys::Error);
+}
+
+TEST_CASE("fuzz finding: a progress bar past its total (n > total) reports a fraction of at most 1") {
+  // The input fuzz_schedmate_tracker found (a "[2/1[" bar gave fraction 2), kept in its corpus.
+  const std::string log = mlsys::test::read_text(mlsys::test::source_dir() / "tests/fuzz/corpus/schedmate_tracker/bar_past_total");
+  REQUIRE(!log.empty());
+  CHECK(fuzz_schedmate_tracker(reinterpret_cast<const uint8_t*>(log.data()), log.size()) == 0);
 }

@@ -52,7 +52,7 @@ TEST_CASE("diagnose with a dead or malformed LLM server: exit 0, one warning wit
   CHECK(lines_with(ref.err, "warn") == 0);
   FakeLlmServer malformed;
   malformed.set_responder([](const std::string&) { return ScriptedReply{200, "<html>not json</html>", 0, false, false}; });
-  for (const std::string url : {std::string("http://127.0.0.1:1/v1/chat/completions"), malformed.url()}) {
+  for (const std::string& url : {std::string("http://127.0.0.1:1/v1/chat/completions"), malformed.url()}) {
     CAPTURE(url);
     const std::string out = (d / ("o" + std::to_string(url.size()))).string();
     auto r = run_mlsys("schedmate diagnose --analyzer openai --set schedmate.openai.url=" + url + " --set schedmate.openai.timeout_s=1 --log " +

@@ -17,7 +17,7 @@ AdvisedJob job(const std::string& id, const std::string& cmd, double submit, dou
   j.id = id;
   j.user = "u";
   j.name = "n";
-  j.text = {cmd, "", "", 1, steps};
+  j.text = {cmd, "", "", 1, steps, ""};
   j.facts = extract_facts(j.text);
   j.submit_time = submit;
   j.duration = duration;
@@ -124,7 +124,7 @@ TEST_CASE("transfer: the same workload on another platform, by the platforms' ra
     j.id = id;
     j.user = "org";
     j.name = system + "/" + model;
-    j.text = {"mlperf model=" + model + " dataset=d" + model + " system=" + system + " accelerator=v100", "", "", gpus, 0};
+    j.text = {"mlperf model=" + model + " dataset=d" + model + " system=" + system + " accelerator=v100", "", "", gpus, 0, ""};
     j.facts = extract_facts(j.text);
     j.submit_time = submit;
     j.duration = duration;

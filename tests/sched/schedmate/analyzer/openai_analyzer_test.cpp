@@ -29,7 +29,7 @@ AnalyzerOptions options(const FakeLlmServer& s, double timeout = 2.0, int retrie
   o.retries = retries;
   return o;
 }
-const JobText kJob{"python main.py --batch_size 32", "", "", 1, 0};
+const JobText kJob{"python main.py --batch_size 32", "", "", 1, 0, ""};
 const char* kFacts = R"({"framework":"pytorch","task":"translation","model":"transformer","dataset":"multi30k","batch_size":32,"steps":1000,"epochs":null})";
 }  // namespace
 
