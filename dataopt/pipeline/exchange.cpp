@@ -6,12 +6,13 @@ namespace mlsys::dataopt {
 
 namespace {
 
+// Where the exchanged buffers live: the rank's own memory when the communicator takes it
+// (Communicator::accepts: host for inproc/MPI, the device for NCCL), else host staging.
 DeviceContext& memory_context(const comm::Communicator& c, DeviceContext& rank_ctx) {
-  if (c.memory() == comm::Memory::host) return cpu_context();
-  if (!rank_ctx.is_cuda())
-    throw ConfigError("comm.backend " + c.backend() + " exchanges device memory: set device.type: cuda (or use comm.backend "
-                      "inproc or mpi on the CPU)");
-  return rank_ctx;
+  if (c.accepts(rank_ctx.device())) return rank_ctx;
+  if (c.accepts(Device::cpu())) return cpu_context();
+  throw ConfigError("comm.backend " + c.backend() + " exchanges device memory: set device.type: cuda (or use comm.backend "
+                    "inproc or mpi on the CPU)");
 }
 
 }  // namespace

@@ -45,10 +45,6 @@ std::vector<AdvisedJob> input_jobs(RunContext& ctx, const SchedmateOptions& o, A
   if (!inputs.is_object()) inputs = Json::object();
   inputs["jobs"] = o.jobs.empty() ? std::string("generated") : o.jobs;
   inputs["throughputs"] = o.throughputs.empty() ? std::string("none") : o.throughputs;
-  // The run record (summary.json "run.inputs"): path, size and content hash of what was read.
-  if (o.jobs.empty()) ctx.record_builtin_input("schedmate.jobs", "generated jobs (seed " + std::to_string(ctx.seed()) + ")");
-  else ctx.record_input("schedmate.jobs", o.jobs);
-  if (!o.throughputs.empty()) ctx.record_input("schedmate.throughputs", o.throughputs);
   if (o.jobs.empty()) {
     JobGenSpec g;
     g.jobs = o.gen_jobs;
@@ -64,6 +60,11 @@ std::vector<AdvisedJob> input_jobs(RunContext& ctx, const SchedmateOptions& o, A
     s.script_dir = o.script_dir;
     jobs = load_jobs(s);
   }
+  // The run record (summary.json "run.inputs"): path, size and content hash of what was read
+  // (after the load, which names a missing file as the config error it is).
+  if (o.jobs.empty()) ctx.record_builtin_input("schedmate.jobs", "generated jobs (seed " + std::to_string(ctx.seed()) + ")");
+  else ctx.record_input("schedmate.jobs", o.jobs);
+  if (!o.jobs.empty() && !o.throughputs.empty()) ctx.record_input("schedmate.throughputs", o.throughputs);
   // Identical texts need one extraction (an LLM backend would otherwise be asked per job).
   std::map<std::string, JobFacts> seen;
   for (auto& j : jobs) {
