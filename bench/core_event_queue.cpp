@@ -7,10 +7,10 @@
 #include <ctime>
 #include <cstdint>
 #include <queue>
-#include <random>
 #include <vector>
 
 #include "core/runtime/event_queue.hpp"
+#include "core/util/random.hpp"
 
 // Thread CPU time, not wall time: the result should not depend on what else the machine runs.
 struct Clock {
@@ -25,10 +25,9 @@ struct Clock {
 int main(int argc, char** argv) {
   const size_t n = argc > 1 ? std::stoull(argv[1]) : 1000000;
   const int reps = 5;
-  std::mt19937_64 rng(1);
-  std::uniform_real_distribution<double> dist(0, 1e6);
+  mlsys::Rng rng(1);
   std::vector<double> times(n);
-  for (auto& t : times) t = dist(rng);
+  for (auto& t : times) t = 1e6 * rng.uniform();
 
   double best_ours = 1e30, best_std = 1e30;
   uint64_t check = 0;

@@ -13,10 +13,10 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <random>
 
 #include "core/runtime/system.hpp"
 #include "core/util/fs.hpp"
+#include "core/util/random.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/helios/helios_input.hpp"
 #include "sim/helios/helios_sim.hpp"
@@ -37,23 +37,30 @@ double cpu_s() {
 // Poisson arrivals at the rate that loads `gpus` to `load`; demand 1/2/4/8/16 GPUs; log-normal
 // durations (median ~18 min, mean ~56 min).
 std::vector<EngineJob> generate(size_t n, int gpus, double load, uint64_t seed, bool whole_seconds = false) {
-  std::mt19937_64 rng(seed);
+  mlsys::Rng rng(seed);
   const int g[] = {1, 2, 4, 8, 16};
-  std::discrete_distribution<int> pick({60, 12, 14, 11, 3});
-  std::lognormal_distribution<double> dur(7.0, 1.5);
+  const double cumulative[] = {60, 72, 86, 97, 100};  // percent of jobs with g[k] GPUs: 60/12/14/11/3
+  auto pick = [&] {
+    const double u = 100 * rng.uniform();
+    int k = 0;
+    while (k < 4 && u >= cumulative[k]) ++k;
+    return k;
+  };
+  auto dur = [&] { return std::exp(7.0 + 1.5 * rng.normal()); };  // log-normal(7, 1.5)
   const double mean_gpus = (60 * 1 + 12 * 2 + 14 * 4 + 11 * 8 + 3 * 16) / 100.0;
   const double mean_dur = std::exp(7.0 + 1.5 * 1.5 / 2);
   const double rate = load * gpus / (mean_gpus * mean_dur);
-  std::exponential_distribution<double> gap(rate);
+
   std::vector<EngineJob> jobs(n);
   double t = 0;
   for (size_t i = 0; i < n; ++i) {
-    t += gap(rng);
+    t += rng.exponential(rate);
     auto& e = jobs[i];
     e.info.id = static_cast<sched::JobId>(i);
     e.info.submit = whole_seconds ? std::floor(t) : t;
-    e.info.num_gpus = g[pick(rng)];
-    e.duration = std::max(1.0, whole_seconds ? std::round(dur(rng)) : dur(rng));
+    e.info.num_gpus = g[pick()];
+    const double d = dur();
+    e.duration = std::max(1.0, whole_seconds ? std::round(d) : d);
     e.info.estimate = e.duration;
   }
   return jobs;
@@ -168,11 +175,11 @@ int main(int argc, char** argv) {
   {
     auto jobs = generate(quick ? 100000 : 1000000, 8000, 0.8, 1);
     engine_run("congestion 0.1", jobs, 1000, "fifo", 60, 0, 0.1);
-    std::mt19937_64 rng(5);
+    mlsys::Rng rng(5);
     for (auto& j : jobs)
-      if (rng() % 5 == 0) {
+      if (rng.below(5) == 0) {
         j.failure.fails = true;
-        j.failure.cause = static_cast<FailureCause>(rng() % 4);
+        j.failure.cause = static_cast<FailureCause>(rng.below(4));
       }
     engine_run("20% failed, no retry", jobs, 1000, "fifo");
     engine_run("20% failed, 3 retries", jobs, 1000, "fifo", 60, 3);

@@ -1,18 +1,15 @@
 #include "core/nn/layers.hpp"
 
 #include <cmath>
-#include <random>
 
 namespace mlsys::nn {
 
 namespace {
+// U(-bound, bound) from the project's one RNG (init.hpp), so a seed gives the same weights with
+// any standard library.
 Tensor uniform_host(const Shape& s, float bound, uint64_t seed) {
-  Tensor t = Tensor::empty(s, DType::f32);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> u(-bound, bound);
-  float* p = t.data<float>();
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = u(rng);
-  return t;
+  Rng rng(seed);
+  return uniform_tensor(rng, s, bound);
 }
 void require_cached(const Tensor& t, const std::string& layer) {
   if (!t.defined()) throw Error(layer + "::backward called without a training-mode forward");
