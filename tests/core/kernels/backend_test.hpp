@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "core/tensor/device_backend.hpp"
 #include "core/tensor/device_context.hpp"
 #include "core/tensor/tensor.hpp"
+#include "core/util/random.hpp"
 #include "tests/common/skip.hpp"
 
 namespace mlsys::test {
@@ -31,9 +31,8 @@ inline std::string cuda_missing() {
 // Host f32 tensor with U(lo, hi) entries, deterministic per seed.
 inline Tensor rand_tensor(const Shape& s, uint64_t seed, float lo = -1.f, float hi = 1.f) {
   Tensor t = Tensor::empty(s, DType::f32);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> u(lo, hi);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = u(rng);
+  mlsys::Rng rng(seed);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = lo + (hi - lo) * rng.uniformf();
   return t;
 }
 

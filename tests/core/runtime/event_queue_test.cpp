@@ -1,19 +1,19 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <random>
 #include <tuple>
 #include <unordered_set>
 
 #include "core/runtime/event_queue.hpp"
+#include "core/util/random.hpp"
 
 using namespace mlsys;
 
 TEST_CASE("event queue: 1M random events pop in (time, insertion) order") {
   EventQueue<uint32_t> q;
-  std::mt19937_64 rng(42);
+  Rng rng(42);
   // Few distinct times so ties are frequent.
-  std::uniform_int_distribution<int> t(0, 9999);
+  auto t = [](Rng& r) { return static_cast<int>(r.below(10000)); };
   const uint32_t n = 1000000;
   std::vector<std::pair<double, uint32_t>> expected;
   expected.reserve(n);
@@ -49,8 +49,8 @@ TEST_CASE("event queue: interleaved pushes and pops keep order, ties by insertio
 
 TEST_CASE("event queue: cancellation of 1M random events removes exactly the cancelled") {
   EventQueue<uint32_t> q;
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> t(0, 1e6);
+  Rng rng(7);
+  auto t = [](Rng& r) { return 1e6 * r.uniform(); };
   std::vector<EventId> ids;
   const uint32_t n = 1000000;
   for (uint32_t i = 0; i < n; ++i) ids.push_back(q.push(t(rng), i));

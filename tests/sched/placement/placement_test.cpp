@@ -1,9 +1,9 @@
 // Golden placements on hand-built clusters, and validation of every placer's output.
 #include <doctest/doctest.h>
 
-#include <random>
 #include <set>
 
+#include "core/util/random.hpp"
 #include "sched/api/cluster_state.hpp"
 #include "sched/api/placer.hpp"
 #include "sched/placement/fragmentation.hpp"
@@ -205,15 +205,13 @@ TEST_CASE("cluster state: invalid allocations are rejected with the reason") {
 }
 
 TEST_CASE("placement: every registered placer returns valid allocations on random states") {
-  std::mt19937_64 rng(3);
+  mlsys::Rng rng(3);
   for (const auto& name : placer_registry().names()) {
     CAPTURE(name);
     for (int trial = 0; trial < 30; ++trial) {
       auto c = make_cluster(6, 8, 2);
-      std::uniform_int_distribution<int> g(0, 8);
-      for (int n = 0; n < 6; ++n) occupy(c, n, g(rng));
-      std::uniform_int_distribution<int> d(1, 20);
-      JobInfo j = job(1, d(rng));
+      for (int n = 0; n < 6; ++n) occupy(c, n, static_cast<int>(rng.below(9)));
+      JobInfo j = job(1, 1 + static_cast<int>(rng.below(20)));
       if (trial % 3 == 0) j = job(1, 1, 250 * (1 + trial % 4));
       auto a = place(name, j, c, static_cast<uint64_t>(trial));
       if (!a.empty()) {

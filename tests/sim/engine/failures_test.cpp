@@ -3,9 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <iterator>
-#include <random>
 
 #include "core/util/error.hpp"
+#include "core/util/random.hpp"
 #include "sched/api/policy.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/engine/failures.hpp"
@@ -176,21 +176,21 @@ TEST_CASE("failures invariants: every policy x placer ends every job once with f
     ns[i].gpus = 8;
     ns[i].rack = i / 2;
   }
-  std::mt19937_64 rng(3);
-  std::exponential_distribution<double> gap(1.0 / 60);
-  std::lognormal_distribution<double> dur(6, 1.5);
+  mlsys::Rng rng(3);
+  auto gap = [](mlsys::Rng& r) { return r.exponential(1.0 / 60); };
+  auto dur = [](mlsys::Rng& r) { return std::exp(6 + 1.5 * r.normal()); };  // log-normal(6, 1.5)
   const int gpus[] = {1, 2, 4, 8, 16, 24};
   std::vector<EngineJob> jobs;
   double t = 0;
   for (int i = 0; i < 200; ++i) {
     t += gap(rng);
     double d = std::max(1.0, std::floor(dur(rng)));
-    auto e = job(i, std::floor(t), gpus[rng() % 6], d);
+    auto e = job(i, std::floor(t), gpus[rng.below(6)], d);
     e.info.vc = i % 3;
-    if (rng() % 4 == 0) {
+    if (rng.below(4) == 0) {
       e.failure.fails = true;
-      e.failure.cause = static_cast<FailureCause>(rng() % 4);
-      e.failure.action = kActions[rng() % std::size(kActions)];
+      e.failure.cause = static_cast<FailureCause>(rng.below(4));
+      e.failure.action = kActions[rng.below(std::size(kActions))];
       e.failure.retry_duration = d * 2;
     }
     jobs.push_back(e);

@@ -1,9 +1,9 @@
 // Invariants on random traces for every registered policy x placer, and decision validation.
 #include <doctest/doctest.h>
 
-#include <random>
 
 #include "core/util/error.hpp"
+#include "core/util/random.hpp"
 #include "sched/api/policy.hpp"
 #include "sim/engine/engine.hpp"
 
@@ -24,10 +24,16 @@ sched::ClusterState cluster() {
 }
 
 std::vector<EngineJob> random_jobs(uint64_t seed, int n, bool fractional) {
-  std::mt19937_64 rng(seed);
-  std::exponential_distribution<double> gap(1.0 / 60);
-  std::lognormal_distribution<double> dur(6, 1.5);
-  std::discrete_distribution<int> g({40, 15, 15, 15, 8, 5, 2});
+  mlsys::Rng rng(seed);
+  auto gap = [](mlsys::Rng& r) { return r.exponential(1.0 / 60); };
+  auto dur = [](mlsys::Rng& r) { return std::exp(6 + 1.5 * r.normal()); };  // log-normal(6, 1.5)
+  auto g = [](mlsys::Rng& r) {  // weights 40/15/15/15/8/5/2 of the sizes below
+    const double cumulative[] = {40, 55, 70, 85, 93, 98, 100};
+    const double u = 100 * r.uniform();
+    int k = 0;
+    while (k < 6 && u >= cumulative[k]) ++k;
+    return k;
+  };
   const int gpus[] = {1, 2, 3, 4, 8, 16, 24};
   std::vector<EngineJob> out;
   double t = 0;
