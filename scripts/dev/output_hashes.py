@@ -52,6 +52,8 @@ def runs(mlsys, out):
 def all_runs(mlsys, out):
     cmds = [("quickstart", ["bash", "scripts/quickstart", mlsys])]
     for script in sorted(os.listdir(os.path.join(ROOT, "scripts", "repro"))):
+        if not script.endswith(".sh"):  # helpers of the scripts (table printers), not runs
+            continue
         name = script[:-3]
         argv = ["bash", f"scripts/repro/{script}", mlsys, os.path.join(out, "repro", name)]
         if name == "sylvie":
