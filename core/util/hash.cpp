@@ -48,6 +48,7 @@ std::string ContentHasher::hex() const {
 }
 
 std::string content_hash(std::string_view bytes) { return ContentHasher().add(bytes).hex(); }
+uint64_t content_hash64(std::string_view bytes) { return std::stoull(content_hash(bytes).substr(0, 16), nullptr, 16); }
 
 FileDigest digest_path(const fs::path& path) {
   std::error_code ec;

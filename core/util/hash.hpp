@@ -30,6 +30,8 @@ class ContentHasher {
 };
 
 std::string content_hash(std::string_view bytes);
+// The first 64 bits of content_hash(bytes), for caches that key on an integer.
+uint64_t content_hash64(std::string_view bytes);
 
 // Size and hash of a file, or of a folder (every regular file below it, in name order, each
 // hashed with its relative path so renames change the digest).

@@ -41,21 +41,12 @@ bool add_source(const char* name, const char* desc, F f) {
 }
 
 // What a cached binary copy of the folder at `p` is valid for: the path, the loader settings and the
-// content of every file below it (names and bytes, XXH3 from core/util/hash.hpp: portable, so a
+// content of every file below it (digest_path: names and bytes, XXH3: portable, so a
 // cache folder shared between machines keys alike), so editing any input file (edges, labels,
 // features, split, meta) misses the cache.
 uint64_t source_key(const fs::path& p, const GraphOptions& o) {
-  ContentHasher h;
-  h.add(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme + "|" + (o.lenient ? "lenient" : "strict") + "|mlsg2");
-  std::vector<fs::path> files;
-  for (const auto& e : fs::recursive_directory_iterator(p))
-    if (e.is_regular_file()) files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) {
-    h.add("|" + fs::relative(f, p).string() + "|");
-    h.add_file(f);
-  }
-  return std::stoull(h.hex().substr(0, 16), nullptr, 16);
+  return content_hash64(fs::absolute(p).lexically_normal().string() + "|" + o.ogb_scheme + "|" +
+                        (o.lenient ? "lenient" : "strict") + "|mlsg2|" + digest_path(p).hash);
 }
 
 // Text and OGB folders are parsed once, then the binary copy is mapped. A copy whose recorded key

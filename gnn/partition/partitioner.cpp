@@ -45,7 +45,7 @@ std::vector<int32_t> partition_cached(const Graph& g, const std::string& name, c
   fs::path file;
   if (!cache_dir.empty()) {
     // Portable (XXH3) rather than std::hash, so a shared cache folder keys alike on every machine.
-    const uint64_t name_key = std::stoull(content_hash(name + "|" + p.objective).substr(0, 16), nullptr, 16);
+    const uint64_t name_key = content_hash64(name + "|" + p.objective);
     uint64_t key = derive_seed(g.fingerprint(), name_key,
                                derive_seed(static_cast<uint64_t>(p.parts), p.seed), kCacheVersion);
     file = fs::path(cache_dir) / "partitions" / fmt::format("{}-{}-p{}-{:016x}.part", g.name, name, p.parts, key);
