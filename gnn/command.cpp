@@ -28,7 +28,7 @@ namespace {
 
 Table epochs_table(const TrainResult& r) {
   Table t({"epoch", "loss", "train_acc", "val_acc", "test_acc", "epoch_s", "compute_s", "quant_s", "comm_s", "wait_s",
-           "reduce_s", "raw_bytes", "wire_bytes", "reduce_bytes", "fwd_bits", "bwd_bits", "halo"});
+           "reduce_s", "raw_bytes", "wire_bytes", "reduce_bytes", "fwd_bits", "bwd_bits", "halo", "eval_loss"});
   for (const auto& e : r.epochs) {
     std::vector<Table::Cell> row;
     row.emplace_back(int64_t{e.epoch});
@@ -42,6 +42,8 @@ Table epochs_table(const TrainResult& r) {
     row.emplace_back(int64_t{e.fwd_bits});
     row.emplace_back(int64_t{e.bwd_bits});
     row.emplace_back(std::string(e.stale ? "stale" : "fresh"));
+    if (e.eval_loss < 0) row.emplace_back(std::string());  // not evaluated this epoch
+    else row.emplace_back(e.eval_loss);
     t.add_row(std::move(row));
   }
   return t;
@@ -56,6 +58,15 @@ Json summarize(const TrainResult& r) {
   j["best_val_acc"] = r.best_val;
   j["test_acc_at_best_val"] = r.test_at_best_val;
   j["final_loss"] = r.epochs.empty() ? 0.0 : r.epochs.back().loss;
+  // The evaluation pass's train loss (no dropout): the last one and the lowest, -1 when never evaluated.
+  double last_eval = -1, min_eval = -1;
+  for (const auto& e : r.epochs)
+    if (e.eval_loss >= 0) {
+      last_eval = e.eval_loss;
+      min_eval = min_eval < 0 ? e.eval_loss : std::min(min_eval, e.eval_loss);
+    }
+  j["final_eval_loss"] = last_eval;
+  j["min_eval_loss"] = min_eval;
   // Epoch 0 is excluded from means: it is synchronous and warms pools and caches.
   EpochStats sum;
   double t = 0;

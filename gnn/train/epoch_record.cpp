@@ -7,7 +7,7 @@ Json record_json(const EpochRecord& r) {
   Json a = Json::array();
   for (double v : {double(r.epoch), r.loss, r.train_acc, r.val_acc, r.test_acc, r.epoch_s, r.mean.compute_s, r.mean.quant_s,
                    r.mean.comm_s, r.mean.wait_s, r.mean.reduce_s, double(r.mean.raw_bytes), double(r.mean.wire_bytes),
-                   double(r.mean.reduce_bytes), double(r.fwd_bits), double(r.bwd_bits), r.stale ? 1.0 : 0.0})
+                   double(r.mean.reduce_bytes), double(r.fwd_bits), double(r.bwd_bits), r.stale ? 1.0 : 0.0, r.eval_loss})
     a.push_back(v);
   return a;
 }
@@ -32,6 +32,7 @@ EpochRecord record_from(const Json& j) {
   r.fwd_bits = static_cast<int>(d(14));
   r.bwd_bits = static_cast<int>(d(15));
   r.stale = d(16) != 0;
+  r.eval_loss = a.size() > 17 ? d(17) : -1;  // checkpoints written before the field existed
   return r;
 }
 

@@ -294,8 +294,17 @@ class Worker {
     model_->clear();
     ForwardEnv ev{*dctx_, *ex_, lg_, false, true, 0, sparse_x(), in_.local_input};
     Tensor out = model_->forward(ev, in_.x);
+    // The same loss the training step computes, on the same rows, without dropout or stale halos.
+    Tensor scratch = Tensor::empty(out.shape(), DType::f32, *dctx_);
+    const float loss_local = in_.multi ? multi_label_loss(*dctx_, out, in_.pair_labels, in_.pair_train, in_.pair_select, scratch)
+                                       : k::cross_entropy(*dctx_, out, in_.labels, in_.mask_t[0], scratch);
+    double loss = double(loss_local) * static_cast<double>(in_.local[0]) / static_cast<double>(in_.total[0]);
     std::array<double, 3> score{};
-    engine_->call("evaluation scores", [&](comm::Communicator& c) { score = split_scores(c, *dctx_, g_, plan_, in_, out); });
+    engine_->call("evaluation scores", [&](comm::Communicator& c) {
+      score = split_scores(c, *dctx_, g_, plan_, in_, out);
+      if (parts_ > 1) c.all_reduce(&loss, 1, DType::f64);
+    });
+    rec.eval_loss = loss;
     rec.train_acc = score[0];
     rec.val_acc = score[1];
     rec.test_acc = score[2];

@@ -38,7 +38,7 @@ def ms(xs):
 print(f"\nours: scaled Reddit-shaped SBM, 4 workers on 2 CPU cores, {seeds} seeds (mean +- sd); compute/wait MEASURED, "
       "comm = the pcie4 link model's time, DELIVERED (sleeps) so wait is real")
 print("published: Sylvie authors, Reddit, 4 GPUs on one PCIe-4 server (reddit_n4.csv), all MEASURED")
-print("loss ok: every seed's final training loss within 10% of its minimum")
+print("loss ok: every seed's last train loss (evaluation pass, no dropout) within 10% of its minimum")
 hdr = (f"{'model':5} {'variant':18} | {'epoch ms':>8} {'compute':>8} {'comm':>8} {'wait':>7} {'test % (mean +- sd)':>19} {'min %':>6} "
        f"{'loss ok':>7} {'wire MB':>8} {'ratio':>5} || {'pub s':>6} {'pub comm':>8} {'pub comp':>8} {'pub acc':>7}")
 print(hdr); print("-" * len(hdr))
@@ -48,14 +48,16 @@ for m in ["gcn", "sage"]:
         for s in range(1, seeds + 1):
             d = os.path.join(out, f"{m}_{v}", f"seed{s}")
             if os.path.exists(os.path.join(d, "summary.json")):
-                losses = [float(r["loss"]) for r in csv.DictReader(open(os.path.join(d, "epochs.csv")))]
+                # The evaluation pass's train loss (no dropout, exact halos; every eval_every epochs):
+                # the training step's own loss wanders by tens of percent with dropout 0.5.
+                losses = [float(r["eval_loss"]) for r in csv.DictReader(open(os.path.join(d, "epochs.csv"))) if r.get("eval_loss")]
                 runs.append((json.load(open(os.path.join(d, "summary.json"))), losses))
         if not runs:
             print(f"{m:5} {v:18} | (missing)"); continue
         t = [r[0]["mean_time_split"] for r in runs]
         acc = [100 * r[0]["final_test_acc"] for r in runs]
         a_m, a_sd = ms(acc)
-        loss_ok = all(l[-1] <= 1.1 * min(l) for _, l in runs)
+        loss_ok = all(l and l[-1] <= 1.1 * min(l) for _, l in runs)
         s0 = runs[0][0]
         row = (f"{m:5} {v:18} | {1e3*ms([r[0]['mean_epoch_s'] for r in runs])[0]:8.1f} {1e3*ms([x['compute_s'] for x in t])[0]:8.1f} "
                f"{1e3*ms([x['comm_s'] for x in t])[0]:8.2f} {1e3*ms([x['wait_s'] for x in t])[0]:7.1f} "

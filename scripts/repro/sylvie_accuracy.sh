@@ -23,6 +23,12 @@ args_of() {
     adaptive) echo "--set gnn.fwd_bits=1 --set gnn.bwd_bits=1 --set gnn.pipeline=true --set gnn.staleness.adaptive=true" ;;
   esac
 }
+# Settings chosen per (graph, architecture) on the graph's validation split (see the graph's config).
+tuned_of() {
+  case "$1/$2" in
+    amazon_computers/sage) echo "--set gnn.graph.normalize_features=true" ;;
+  esac
+}
 one() {  # folder, config, extra args...
   local dir="$1" cfg="$2"; shift 2
   [ -f "$dir/summary.json" ] && return 0  # done already: the study can be resumed
@@ -35,11 +41,12 @@ for g in $graphs; do
   cfg="configs/repro/sylvie/accuracy_$g.yaml"
   for m in $models; do
     for s in $(seq 1 "$seeds"); do
-      one "$out/$g/$m/fp32_p1/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m"
+      # shellcheck disable=SC2046
+      one "$out/$g/$m/fp32_p1/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m" $(tuned_of "$g" "$m")
       for p in 4 8; do
         for v in $variants; do
           # shellcheck disable=SC2046
-          one "$out/$g/$m/${v}_p$p/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m" --set gnn.parts="$p" $(args_of "$v")
+          one "$out/$g/$m/${v}_p$p/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m" --set gnn.parts="$p" $(tuned_of "$g" "$m") $(args_of "$v")
         done
       done
     done
