@@ -139,6 +139,7 @@ Tensor Exchanger::transfer(Stream& s, int slot, int bits, Tensor send, const std
   if (!stale_) {
     Pending p = post(s, slot, bits, send, send_rows, recv_rows, seed);
     s.ready[slot] = take(s, slot, p);
+    smooth(s, slot, s.ready[slot]);  // the exact rows are used as they are and join the average
     return s.ready[slot];
   }
   // Error feedback needs the previous transfer's residual before posting this one; otherwise this
@@ -150,12 +151,34 @@ Tensor Exchanger::transfer(Stream& s, int slot, int bits, Tensor send, const std
     s.pending.erase(prev);
   }
   Pending p = post(s, slot, bits, send, send_rows, recv_rows, seed);
-  if (auto it = s.pending.find(slot); it != s.pending.end()) s.ready[slot] = take(s, slot, it->second);
+  bool arrived = take_first;
+  if (auto it = s.pending.find(slot); it != s.pending.end()) {
+    s.ready[slot] = take(s, slot, it->second);
+    arrived = true;
+  }
   s.pending[slot] = std::move(p);
   auto ready = s.ready.find(slot);
   if (ready == s.ready.end() || ready->second.row_numel() != cols)
     throw Error(std::string("pipelined epoch without ") + s.what + " halo data from a previous epoch (epoch 0 must be synchronous)");
-  return ready->second;
+  // The first stale epoch after a synchronous one reuses that epoch's rows, already averaged in.
+  if (o_.smoothing > 0 && !arrived) {
+    auto m = s.smoothed.find(slot);
+    if (m != s.smoothed.end() && m->second.shape() == ready->second.shape()) return m->second;
+  }
+  return smooth(s, slot, ready->second);
+}
+
+Tensor Exchanger::smooth(Stream& s, int slot, const Tensor& arrived) {
+  if (o_.smoothing <= 0) return arrived;
+  Tensor& m = s.smoothed[slot];
+  if (!m.defined() || m.shape() != arrived.shape()) {
+    m = arrived.clone();
+    return m;
+  }
+  const float g = static_cast<float>(o_.smoothing);
+  k::scale(ctx_, m, g, m);
+  k::axpy(ctx_, 1.0f - g, arrived, m);
+  return m;
 }
 
 Tensor Exchanger::pack_send(const Tensor& p_own) {

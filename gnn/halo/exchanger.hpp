@@ -67,6 +67,7 @@ class Exchanger {
     std::map<int, Pending> pending;
     std::map<int, Tensor> ready;
     std::map<int, Tensor> residual;
+    std::map<int, Tensor> smoothed;  // the moving average of arrivals (gnn.halo.smoothing)
   };
   // Layer `slot`'s transfer of `send` this epoch. Synchronous: waits and returns what arrived.
   // Stale: posts it, takes the previous epoch's (which has had a whole epoch to arrive) and
@@ -78,6 +79,8 @@ class Exchanger {
   // Waits for the transfer, counts it, keeps its residual; returns what arrived.
   Tensor take(Stream& s, int slot, Pending& p);
   void drain(Stream& s);
+  // What a stale epoch uses of `arrived`: itself, or the moving average it updates.
+  Tensor smooth(Stream& s, int slot, const Tensor& arrived);
   Tensor pack_send(const Tensor& p_own);
   const quant::Codec& codec(int bits);
   double now_us() const;
@@ -90,7 +93,7 @@ class Exchanger {
   std::vector<size_t> send_rows_, recv_rows_;
   Tensor send_index_;  // concatenated plan.send_rows (i32), peer order
   std::map<int, std::unique_ptr<quant::Codec>> codecs_;
-  Stream fwd_{"fwd", {}, {}, {}}, bwd_{"bwd", {}, {}, {}};  // halo rows forward, their gradients backward
+  Stream fwd_{"fwd", {}, {}, {}, {}}, bwd_{"bwd", {}, {}, {}, {}};  // halo rows forward, their gradients backward
   int epoch_ = 0, fwd_bits_ = 32, bwd_bits_ = 32;
   bool stale_ = false;
   HaloCounters* stats_ = nullptr;

@@ -12,6 +12,9 @@ const config::Section<HaloOptions>& halo_section() {
     s.field("error_feedback", &O::error_feedback,
             "Error feedback: add what quantization lost on each sent row to the same row next epoch (per layer and direction)");
     s.field("fp32_warmup", &O::fp32_warmup, "Epochs at the start that exchange fp32 before the configured widths apply").range(0, 1e6);
+    s.field("smoothing", &O::smoothing,
+            "Pipelined epochs use a moving average of the arrived halo rows (features and gradients): m = s*m + (1-s)*arrived; 0 = off (PipeGCN uses 0.95)")
+        .range(0, 0.999);
   });
   return s;
 }

@@ -19,6 +19,12 @@ struct HaloOptions {
   bool error_feedback = false;
   // The first N epochs exchange fp32 (then the configured widths apply).
   int fp32_warmup = 0;
+  // Pipelined (stale) epochs use a moving average of the halo rows that arrived, per layer and
+  // direction, instead of the last arrival alone: m = smoothing * m + (1 - smoothing) * arrived
+  // (PipeGCN's feature and gradient smoothing). It averages out the stochastic codec's noise over
+  // epochs and damps the oscillation that stale gradients cause; a synchronous epoch uses its
+  // exact rows and adds them to the average. 0 = off.
+  double smoothing = 0;
 };
 
 // The block nested as `halo` into the gnn section.

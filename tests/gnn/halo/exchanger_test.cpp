@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "core/comm/factory.hpp"
 #include "tests/gnn/gnn_test_util.hpp"
 
@@ -75,5 +77,47 @@ TEST_CASE("exchanger: fp32 forward fills halos, backward adds peers' gradients, 
     ex.forward(0, owned_rows(plan, 3));
     CHECK(low.raw_bytes == static_cast<uint64_t>(plan.total_send_rows() * kF * 4));
     CHECK(2 * low.wire_bytes < low.raw_bytes);
+  });
+}
+
+TEST_CASE("exchanger smoothing: stale epochs use the moving average of arrivals, synchronous ones the exact rows") {
+  Graph g = generate_sbm(gnntest::small_sbm(200), 6);
+  const int parts = 2;
+  auto owner = gnntest::parts_of(g, parts, "random");
+  CommOptions co;
+  co.world_size = parts;
+  comm::run_ranks(co, [&](comm::Communicator& c) {
+    const HaloPlan plan = build_halo_plan(g, owner, parts, c.rank());
+    REQUIRE(plan.num_halo() > 0);
+    comm::ProgressEngine engine(c);
+    HaloOptions o;
+    o.smoothing = 0.75;
+    Exchanger ex(engine, cpu_context(), plan, 5, o);
+    // Halo row h, column c after the given epochs: the rows are value(v, e, c).
+    auto halo_value = [&](const Tensor& ext, int64_t h, int64_t col) { return ext.data<float>()[(plan.num_owned() + h) * kF + col]; };
+    ex.begin_epoch(0, false, 32, 32, nullptr);
+    Tensor e0 = ex.forward(0, owned_rows(plan, 0));
+    ex.begin_epoch(1, true, 32, 32, nullptr);
+    Tensor e1 = ex.forward(0, owned_rows(plan, 1));  // epoch 0's rows (the average holds only them)
+    ex.begin_epoch(2, true, 32, 32, nullptr);
+    Tensor e2 = ex.forward(0, owned_rows(plan, 2));  // 0.75 * epoch 0 + 0.25 * epoch 1
+    ex.begin_epoch(3, false, 32, 32, nullptr);
+    Tensor e3 = ex.forward(0, owned_rows(plan, 3));  // synchronous: exact
+    ex.begin_epoch(4, true, 32, 32, nullptr);
+    Tensor e4 = ex.forward(0, owned_rows(plan, 4));  // the average went on: 0.75 * (e2's average) + 0.25 * epoch 3
+    bool exact = true, averaged = true;
+    for (int64_t h = 0; h < plan.num_halo(); ++h)
+      for (int64_t col = 0; col < kF; ++col) {
+        const int32_t v = plan.halo[h];
+        exact &= halo_value(e0, h, col) == value(v, 0, col) && halo_value(e1, h, col) == value(v, 0, col) &&
+                 halo_value(e3, h, col) == value(v, 3, col);
+        const double m2 = 0.75 * value(v, 0, col) + 0.25 * value(v, 1, col);
+        const double m3 = 0.75 * m2 + 0.25 * value(v, 3, col);  // epoch 3's exact rows joined the average
+        averaged &= std::abs(halo_value(e2, h, col) - m2) < 1e-3 * std::abs(m2) + 1e-3;
+        averaged &= std::abs(halo_value(e4, h, col) - m3) < 1e-3 * std::abs(m3) + 1e-3;
+      }
+    CHECK(exact);
+    CHECK(averaged);
+    ex.drain();
   });
 }
