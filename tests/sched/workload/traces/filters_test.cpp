@@ -46,7 +46,7 @@ TEST_CASE("filters: time window, VC, state, GPU demand") {
   CHECK(t.summary.rows_read == 4);
 }
 
-TEST_CASE("exclude_ids leaves out the named jobs; an id that matches none stops the read") {
+TEST_CASE("exclude_ids leaves out the named jobs, and an id that matches none stops the read") {
   auto o = native_opts();
   o.exclude_ids = {"n3", "n1"};
   auto t = read_trace(o);
