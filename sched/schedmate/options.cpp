@@ -14,6 +14,9 @@ const config::Section<SchedmateOptions>& schedmate_section() {
     s.field("analyzer", &O::analyzer, "Analyzer backend").choices_described([] { return analyzer_registry().choices(); });
     s.field("jobs", &O::jobs, "Jobs: a trace `simulate` reads or a JSONL of job specs (\"\" = generated jobs)");
     s.field("jobs_format", &O::jobs_format, "jsonl, or a trace reader name (auto: by file)");
+    s.field("exclude_ids", &O::exclude_ids,
+            "Job ids to leave out of `jobs` (records the data marks invalid; as simulate's trace.exclude_ids); an id "
+            "that matches no job stops the run");
     s.field("gpu_type", &O::gpu_type, "GPU type for Gavel trace durations");
     s.field("throughputs", &O::throughputs, "Gavel throughputs CSV (gavel_isolated_throughputs.csv); Gavel traces need it");
     s.field("log", &O::log, "One job log file or folder (--log); read before `logs`");

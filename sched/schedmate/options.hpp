@@ -13,6 +13,7 @@ struct SchedmateOptions {
   // Inputs.
   std::string jobs;                   // trace or JSONL of jobs ("" = generated jobs)
   std::string jobs_format = "auto";   // jsonl or a `simulate` trace reader name
+  std::vector<std::string> exclude_ids;  // job ids left out of `jobs` (as trace.exclude_ids of simulate)
   std::string gpu_type = "v100";
   std::string throughputs;            // Gavel throughputs CSV (needed for Gavel traces; "" = none)
   std::string log;                    // one log file or folder (the --log flag)

@@ -92,15 +92,24 @@ std::vector<AdvisedJob> load_jobs(const JobSourceOptions& opt) {
     throw ConfigError("schedmate.throughputs = '" + opt.throughputs + "': file not found");
   std::string fmt = opt.format;
   if (fmt == "auto" && std::filesystem::path(opt.path).extension() == ".jsonl") fmt = "jsonl";
-  if (fmt == "jsonl")
-    return parse_jobs_jsonl(read_regular_file(opt.path, opt.limits.max_jobs_bytes, "schedmate.limits.max_jobs_bytes"),
-                            opt.path, opt.limits, opt.script_dir);
+  if (fmt == "jsonl") {
+    auto jobs = parse_jobs_jsonl(read_regular_file(opt.path, opt.limits.max_jobs_bytes, "schedmate.limits.max_jobs_bytes"),
+                                 opt.path, opt.limits, opt.script_dir);
+    for (const auto& id : opt.exclude_ids) {
+      auto it = std::remove_if(jobs.begin(), jobs.end(), [&](const AdvisedJob& j) { return j.id == id; });
+      if (it == jobs.end())
+        throw InputError("schedmate.exclude_ids names '" + id + "', but no job of " + opt.path + " has that id");
+      jobs.erase(it, jobs.end());
+    }
+    return jobs;
+  }
   workload::TraceOptions t;
   t.path = opt.path;
   t.format = fmt;
   t.gpu_type = opt.gpu_type;
   t.throughputs = opt.throughputs;
   t.lenient = opt.lenient;
+  t.exclude_ids = opt.exclude_ids;
   // A folder of raw MLPerf result logs keeps them at <org>/results/<system>/<benchmark>/.
   if (fmt == "mlperf_log" && std::filesystem::is_directory(opt.path)) {
     t.path.clear();

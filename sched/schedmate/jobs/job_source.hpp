@@ -20,6 +20,7 @@ struct JobSourceOptions {
   std::string gpu_type = "v100";
   std::string throughputs;       // Gavel throughputs CSV; a Gavel trace without one is a config error
   bool lenient = false;
+  std::vector<std::string> exclude_ids;  // jobs left out; each must match a job, else InputError
   InputLimits limits;
   std::string script_dir;        // "@file" scripts must be inside ("" = the JSONL file's folder)
 };

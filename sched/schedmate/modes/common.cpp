@@ -58,6 +58,7 @@ std::vector<AdvisedJob> input_jobs(RunContext& ctx, const SchedmateOptions& o, A
     s.throughputs = o.throughputs;
     s.limits = input_limits(o);
     s.script_dir = o.script_dir;
+    s.exclude_ids = o.exclude_ids;
     jobs = load_jobs(s);
   }
   // The run record (summary.json "run.inputs"): path, size and content hash of what was read

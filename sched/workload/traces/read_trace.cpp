@@ -40,6 +40,15 @@ std::vector<std::string> trace_files(const TraceOptions& opts) {
   return files;
 }
 
+// An exclusion that matches nothing is a mistyped id (or another trace): never silently ignored.
+static void check_exclusions(const TraceOptions& opts, const TraceSummary& summary, const ReadShared& shared) {
+  if (summary.stopped_early) return;
+  for (const auto& id : opts.exclude_ids)
+    if (!shared.excluded.count(id))
+      throw ConfigError("job id '" + id + "' is listed to be left out (trace.exclude_ids), but no job of " +
+                        join(summary.files, ", ") + " has that id; fix or remove it");
+}
+
 TraceSummary stream_trace(const TraceOptions& opts, const JobSink& sink) {
   TraceSummary summary;
   ReadShared shared;
@@ -58,6 +67,7 @@ TraceSummary stream_trace(const TraceOptions& opts, const JobSink& sink) {
     reader->read(ctx);
     if (ctx.done()) break;
   }
+  check_exclusions(opts, summary, shared);
   return summary;
 }
 
@@ -115,6 +125,7 @@ TraceLoad load_or_generate(const TraceOptions& trace, const TracegenOptions& gen
     ctx.row();
     if (!ctx.emit(std::move(j))) break;
   }
+  check_exclusions(trace, s, shared);
   finalize_jobs(out.jobs);
   return out;
 }

@@ -26,6 +26,9 @@ const config::Section<TraceOptions>& trace_section() {
         .range(-1, 1 << 20);
     s.field("max_jobs", &TraceOptions::max_jobs, "Stop after this many kept jobs (in file order); 0 keeps all")
         .min(0);
+    s.field("exclude_ids", &TraceOptions::exclude_ids,
+            "Leave out the jobs with these ids (records the data marks invalid); an id that matches no job stops the "
+            "run");
     s.field("horizon_s", &TraceOptions::horizon_s,
             "Latest submit time and longest duration a trace row may have (seconds, default about 31 years); "
             "a row beyond it is a bad row")

@@ -25,6 +25,9 @@ struct TraceOptions {
   int min_gpus = 0;                 // keep jobs requesting at least this many GPUs
   int max_gpus = -1;                // and at most this many; < 0 = no bound
   int64_t max_jobs = 0;             // stop after this many kept jobs; 0 = all
+  // Jobs left out by id (a record the data itself marks invalid, e.g. an MLPerf log whose run time
+  // its submitter edited); each id must match a job of a whole read, else the read stops.
+  std::vector<std::string> exclude_ids;
   // Validation: a submit time or duration beyond this is a bad row (a typo such as 1e12 s would
   // otherwise make a simulation sample and run for ever).
   double horizon_s = 1e9;

@@ -1,5 +1,6 @@
 #include "sched/workload/traces/trace_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -76,6 +77,12 @@ bool ReadContext::emit(JobSpec&& job) {
   if (stopped_) return false;
   if (auto bad = out_of_range(job, opts_.horizon_s); !bad.field.empty()) {
     bad_row(line_, 0, bad.field, bad.value, bad.reason);
+    return true;
+  }
+  if (!opts_.exclude_ids.empty() &&
+      std::find(opts_.exclude_ids.begin(), opts_.exclude_ids.end(), job.id) != opts_.exclude_ids.end()) {
+    shared_.excluded.insert(job.id);
+    skip_row("listed in trace.exclude_ids");
     return true;
   }
   if (!passes(job, opts_)) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,7 @@ struct ReadShared {
   bool have_origin = false;
   int64_t origin = 0;
   std::shared_ptr<GavelThroughputs> throughputs;
+  std::set<std::string> excluded;  // ids of trace.exclude_ids met so far
 };
 
 // Per-file state a reader works with: options, filters, bad-row policy and the sink.

@@ -100,6 +100,25 @@ TEST_CASE("Philly/Gavel VC traces: >= 80% within +-50% and >= 50% within +-10% (
   CHECK(within(P, T, 0.1) >= 0.5);
 }
 
+TEST_CASE("schedmate.exclude_ids: named jobs are left out of JSONL and trace job sources alike") {
+  JobSourceOptions o;
+  o.path = (test::source_dir() / "tests/sched/schedmate/fixtures/jobs.jsonl").string();
+  const size_t all = load_jobs(o).size();
+  o.exclude_ids = {"b1", "a2"};
+  auto jobs = load_jobs(o);
+  CHECK(jobs.size() == all - 2);
+  for (const auto& j : jobs) CHECK((j.id != "b1" && j.id != "a2"));
+  o.exclude_ids = {"nope"};
+  CHECK_THROWS_AS(load_jobs(o), InputError);
+  o.path = (test::source_dir() / "tests/sched/workload/traces/fixtures/native.csv").string();
+  o.exclude_ids = {"n2"};
+  jobs = load_jobs(o);
+  CHECK(jobs.size() == 3);
+  for (const auto& j : jobs) CHECK(j.id != "n2");
+  o.exclude_ids = {"nope"};
+  CHECK_THROWS_AS(load_jobs(o), ConfigError);
+}
+
 TEST_CASE("JSONL jobs: parsed, sorted, errors name the line") {
   auto jobs = parse_jobs_jsonl(
       "{\"id\":\"b\",\"command\":\"python x.py --batch_size 8\",\"submit_time\":5,\"duration\":10}\n\n"

@@ -46,6 +46,20 @@ TEST_CASE("filters: time window, VC, state, GPU demand") {
   CHECK(t.summary.rows_read == 4);
 }
 
+TEST_CASE("exclude_ids leaves out the named jobs, and an id that matches none stops the read") {
+  auto o = native_opts();
+  o.exclude_ids = {"n3", "n1"};
+  auto t = read_trace(o);
+  CHECK(ids(t) == std::vector<std::string>{"n2", "n4"});
+  CHECK(t.summary.skipped.at("listed in trace.exclude_ids") == 2);
+  CHECK(t.summary.filtered_out == 0);
+  o.exclude_ids = {"n2", "n9"};
+  CHECK_THROWS_AS(read_trace(o), ConfigError);
+  // A read that stops early has not seen every job: no verdict on the ids it did not meet.
+  o.max_jobs = 1;
+  CHECK(ids(read_trace(o)) == std::vector<std::string>{"n1"});
+}
+
 TEST_CASE("max_jobs stops reading early") {
   auto o = native_opts();
   o.max_jobs = 2;
