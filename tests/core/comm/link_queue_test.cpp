@@ -46,7 +46,7 @@ TEST_CASE("comm/link_queue: fifo, priority and preempt order the same messages d
   }
 }
 
-TEST_CASE("comm/link_queue: equal priorities keep posting order; delivered messages are not re-timed") {
+TEST_CASE("comm/link_queue: equal priorities keep posting order, delivered messages are not re-timed") {
   comm::LinkQueue link(comm::link_schedule("preempt"));
   const Clock::time_point t0{};
   Clock::time_point a, b, c, d;
