@@ -5,7 +5,7 @@
 //   memory    peak RSS and pool peak of the fp32 vs the 1-bit path, each in its own process
 //
 //   bench_gnn_sylvie [accuracy|overlap|memory|all] [--nodes 100000] [--epochs 100] [--threads 2]
-//                    [--gbps 0.5] [--overlap-parts 2,4]
+//                    [--gbps 0.5] [--overlap-parts 2,4] [--link-schedule preempt]
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -26,6 +26,7 @@ using namespace mlsys::gnn;
 namespace {
 
 int threads = 2;
+std::string link_schedule = CommOptions().link_schedule;  // comm.link_schedule of the overlap runs
 
 Graph sbm(int64_t nodes, int64_t features) {
   SbmParams p;
@@ -82,6 +83,7 @@ void overlap(int64_t nodes, int epochs, double gbps, int parts) {
     s.comm.link_model = true;
     s.comm.link_sleep = true;
     s.comm.link_bandwidth_gbps = gbps;
+    s.comm.link_schedule = link_schedule;
     s.gnn.model.layers = 3;
     TrainResult r = train(g, own, s);
     double wait = 0, comm = 0, compute = 0, quant = 0, reduce = 0, epoch = 0;
@@ -97,10 +99,12 @@ void overlap(int64_t nodes, int epochs, double gbps, int parts) {
         ++n;
       }
     n = std::max(n, 1);
-    std::printf("result: P=%d %s epochs (link %.2f GB/s modeled): compute %.1f ms, modeled comm %.1f ms, wait %.1f ms "
-                "(wait/comm = %.1f%%), encode+decode %.1f ms, all-reduce %.1f ms, epoch %.1f ms\n",
-                parts, pipeline ? "pipelined" : "synchronous", gbps, 1e3 * compute / n, 1e3 * comm / n, 1e3 * wait / n,
-                comm > 0 ? 100 * wait / comm : 0.0, 1e3 * quant / n, 1e3 * reduce / n, 1e3 * epoch / n);
+    std::printf("result: P=%d %s epochs (link %.2f GB/s modeled, %s): compute %.1f ms, modeled comm %.1f ms, wait %.1f ms "
+                "(wait/comm = %.1f%%), encode+decode %.1f ms, all-reduce %.1f ms, epoch %.1f ms "
+                "(epoch / max(compute, comm) = %.2f)\n",
+                parts, pipeline ? "pipelined" : "synchronous", gbps, link_schedule.c_str(), 1e3 * compute / n, 1e3 * comm / n, 1e3 * wait / n,
+                comm > 0 ? 100 * wait / comm : 0.0, 1e3 * quant / n, 1e3 * reduce / n, 1e3 * epoch / n,
+                std::max(compute, comm) > 0 ? epoch / std::max(compute, comm) : 0.0);
   }
 }
 
@@ -159,6 +163,7 @@ int main(int argc, char** argv) {
     else if (a == "--threads") threads = std::stoi(next());
     else if (a == "--bits") bits = std::stoi(next());
     else if (a == "--gbps") gbps = std::stod(next());
+    else if (a == "--link-schedule") link_schedule = next();
     else if (a == "--overlap-parts") {
       overlap_parts.clear();
       for (const auto& part : split(next(), ','))

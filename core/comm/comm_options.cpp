@@ -1,6 +1,7 @@
 #include "core/comm/comm_options.hpp"
 
 #include "core/comm/backend.hpp"
+#include "core/comm/link_queue.hpp"
 
 namespace mlsys {
 
@@ -29,6 +30,14 @@ const config::Section<CommOptions>& comm_section() {
         .choices({"pcie4", "nvlink", "ethernet25", "infiniband100"});
     s.field("link_sleep", &CommOptions::link_sleep,
             "Also sleep each message's modeled time, so measured time reflects the modeled links");
+    s.field("link_schedule", &CommOptions::link_schedule,
+            "With link_sleep: the order in which a rank's link carries its messages (urgent = operations a rank "
+            "waits on now, e.g. train-gnn's gradient all-reduce; the rest, e.g. pipelined halos, can wait)")
+        .choices_described([] {
+          std::vector<config::Choice> out;
+          for (const comm::LinkSchedule& s : comm::link_schedules()) out.push_back({s.name, s.description});
+          return out;
+        });
   });
   return s;
 }

@@ -19,6 +19,7 @@ struct CommOptions {
   int link_ranks_per_node = 0;        // consecutive ranks per modeled node; 0 = all on one node
   std::string link_inter_preset = "ethernet25";  // link class between modeled nodes
   bool link_sleep = false;            // also sleep the modeled time (measured time then shows it)
+  std::string link_schedule = "preempt";  // order of a link's messages with link_sleep (link_queue.hpp)
 };
 
 const config::Section<CommOptions>& comm_section();

@@ -42,6 +42,11 @@ const char* to_string(ReduceOp op);
 
 enum class Memory { host, cuda };
 
+// Urgency of an operation's messages (Communicator::set_priority): higher goes first where a
+// backend schedules a modeled link (inproc with comm.link_sleep, comm.link_schedule).
+inline constexpr int kPriorityNormal = 0;  // can wait (e.g. a pipelined halo used an epoch later)
+inline constexpr int kPriorityUrgent = 1;  // a rank waits on it now (e.g. the gradient all-reduce)
+
 // Per-communicator counters (this rank's view). Modeled time is never mixed with measured time.
 struct CommStats {
   uint64_t ops = 0;            // communication calls started
@@ -184,6 +189,13 @@ class Communicator {
   // Tells every rank how much every other rank will send it: returns recv_counts for all_to_all_v.
   std::vector<size_t> exchange_counts(std::span<const size_t> send_counts);
 
+  // ---- message priority ----
+  // Urgency of the operations this rank starts from now on (default kPriorityNormal). A backend
+  // that schedules a modeled link carries more urgent messages first; the others (MPI, NCCL)
+  // ignore it. Only timing depends on it, never results.
+  void set_priority(int p) { priority_ = p; }
+  int priority() const { return priority_; }
+
   // ---- failure ----
   // True once a wait of this communicator failed (timeout, peer failure); failure() is its message.
   bool failed() const;
@@ -224,6 +236,7 @@ class Communicator {
   void mark_failed(const std::string& why);
 
   double timeout_s_;
+  int priority_ = kPriorityNormal;  // used by the rank's own thread only
   mutable std::mutex stats_mu_;
   CommStats stats_;
   std::string failure_;  // guarded by stats_mu_

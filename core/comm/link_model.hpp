@@ -3,8 +3,8 @@
 // time latency + bytes / bandwidth on its sender's link, by link class. Ranks are grouped into
 // nodes of comm.link_ranks_per_node consecutive ranks (0 = all ranks on one node); messages inside
 // a node use comm.link_preset, messages between nodes comm.link_inter_preset. A rank's messages
-// are serialized on its link (one NIC/port per rank), so the modeled time of an all-to-all is the
-// sum over the rank's outgoing messages. Modeled seconds are accumulated in
+// are serialized on its link (one NIC/port per rank; in the order comm.link_schedule gives,
+// link_queue.hpp), so the modeled time of an all-to-all is the sum over the rank's outgoing messages. Modeled seconds are accumulated in
 // CommStats::modeled_seconds, never mixed with measured time; with comm.link_sleep the sender
 // also sleeps that long, so measured time shows the modeled behaviour too.
 #include <cstddef>

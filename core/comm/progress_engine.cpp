@@ -1,6 +1,7 @@
 #include "core/comm/progress_engine.hpp"
 
 #include <algorithm>
+#include <climits>
 
 #include "core/util/error.hpp"
 
@@ -82,23 +83,27 @@ Ticket ProgressEngine::submit(Job job) {
   return Ticket(st);
 }
 
-double ProgressEngine::call(const std::string& what, std::function<void(Communicator&)> fn) {
-  return submit({what, [fn = std::move(fn)](Communicator& c) {
+double ProgressEngine::call(const std::string& what, std::function<void(Communicator&)> fn, int priority) {
+  return submit({what,
+                 [fn = std::move(fn)](Communicator& c) {
                    fn(c);
                    return Request();
-                 }, {}})
+                 },
+                 {}, priority})
       .wait();
 }
 
 void ProgressEngine::complete(Item& it) {
   const auto t = Clock::now();
   std::exception_ptr err;
+  c_.set_priority(it.job.priority);  // what finishing sends (e.g. a later phase) keeps the job's urgency
   try {
     it.request.wait();  // receives what already arrived (inproc copies here)
     if (it.job.finish) it.job.finish();
   } catch (...) {
     err = std::current_exception();
   }
+  c_.set_priority(kPriorityNormal);
   {
     std::lock_guard<std::mutex> lock(it.ticket->mu);
     it.ticket->busy_s += since(t);
@@ -108,26 +113,28 @@ void ProgressEngine::complete(Item& it) {
   it.ticket->finish(err);
 }
 
-// Polls every operation in flight once and completes those that finished; one that has been in
-// flight longer than the timeout is waited on (its own timeout error then names it).
-bool ProgressEngine::progress(std::deque<Item>& inflight) {
-  bool any = false;
-  for (auto it = inflight.begin(); it != inflight.end();) {
-    bool ready = false;
+// Polls every operation in flight once and completes those that finished, the most urgent first
+// (posting order among equals); one that has been in flight longer than the timeout is waited on
+// (its own timeout error then names it).
+bool ProgressEngine::progress(std::deque<Item>& inflight, int min_priority) {
+  std::vector<size_t> ready;
+  for (size_t i = 0; i < inflight.size(); ++i) {
+    Item& it = inflight[i];
+    if (it.job.priority < min_priority) continue;
+    bool done = false;
     try {
-      ready = it->request.test() || since(it->started) > c_.timeout_s();
+      done = it.request.test() || since(it.started) > c_.timeout_s();
     } catch (...) {
-      ready = true;  // complete() rethrows the failure into the ticket
+      done = true;  // complete() rethrows the failure into the ticket
     }
-    if (!ready) {
-      ++it;
-      continue;
-    }
-    complete(*it);
-    it = inflight.erase(it);
-    any = true;
+    if (done) ready.push_back(i);
   }
-  return any;
+  std::stable_sort(ready.begin(), ready.end(),
+                   [&](size_t a, size_t b) { return inflight[a].job.priority > inflight[b].job.priority; });
+  for (size_t i : ready) complete(inflight[i]);
+  std::sort(ready.begin(), ready.end());
+  for (auto i = ready.rbegin(); i != ready.rend(); ++i) inflight.erase(inflight.begin() + static_cast<std::ptrdiff_t>(*i));
+  return !ready.empty();
 }
 
 void ProgressEngine::loop(std::function<void()> init) {
@@ -153,19 +160,23 @@ void ProgressEngine::loop(std::function<void()> init) {
       if (stop_ && fresh.empty() && inflight.empty()) return;
     }
     bool any = !fresh.empty();
-    for (Item& it : fresh) {
+    for (size_t k = 0; k < fresh.size(); ++k) {
+      Item& it = fresh[k];
       if (init_error) {
         it.ticket->finish(init_error);
         continue;
       }
       const auto t = Clock::now();
       it.started = t;
+      c_.set_priority(it.job.priority);
       try {
         it.request = it.job.start(c_);
       } catch (...) {
+        c_.set_priority(kPriorityNormal);
         it.ticket->finish(std::current_exception());
         continue;
       }
+      c_.set_priority(kPriorityNormal);
       {
         std::lock_guard<std::mutex> lock(it.ticket->mu);
         it.ticket->busy_s += since(t);
@@ -174,10 +185,11 @@ void ProgressEngine::loop(std::function<void()> init) {
       }
       inflight.push_back(std::move(it));
       // A blocking step or a quick operation may already be complete: finish it before the next
-      // starts, so a collective's completion is not held behind later jobs.
-      progress(inflight);
+      // starts, so a collective's completion is not held behind later jobs; but nothing less
+      // urgent than the next job (a halo's decoding must not hold up a gradient all-reduce).
+      progress(inflight, k + 1 < fresh.size() ? fresh[k + 1].job.priority : INT_MIN);
     }
-    if (progress(inflight)) any = true;
+    if (progress(inflight, INT_MIN)) any = true;
     backoff = any ? std::chrono::microseconds(10) : std::min(backoff * 2, std::chrono::microseconds(200));
   }
 }

@@ -14,6 +14,12 @@
 //   double blocked = t.wait();                   // seconds this thread was blocked (0 if done)
 //   engine.call([&](comm::Communicator& c) { c.all_reduce(...); });   // a blocking op, in order
 //
+// Priorities: a job's `priority` is the communicator's (Communicator::set_priority) while its steps
+// run, so a modeled link carries an urgent job's messages first (comm.link_schedule); jobs still
+// START in submission order (the collective order stays the same on every rank), but among the
+// operations in flight that completed, the most urgent is finished first, and less urgent ones
+// are not finished (decoded) while an urgent job waits to start.
+//
 // Failures (a throwing step, a timeout) are rethrown by the ticket's wait(); an operation that has
 // not completed comm.timeout_s after it started is waited on, so the communicator's own timeout
 // error (naming rank and operation) surfaces.
@@ -35,6 +41,7 @@ struct Job {
   std::string what;                                // for errors
   std::function<Request(Communicator&)> start;     // issues the operation (engine thread)
   std::function<void()> finish;                    // after it completed (engine thread); may be empty
+  int priority = kPriorityNormal;                  // kPriorityUrgent: the rank waits on it now
 };
 
 class Ticket {
@@ -68,8 +75,8 @@ class ProgressEngine {
 
   Ticket submit(Job job);
   // Runs fn on the engine thread in order with the submitted jobs and waits for it; returns the
-  // seconds blocked.
-  double call(const std::string& what, std::function<void(Communicator&)> fn);
+  // seconds blocked. Urgent by default: the caller is blocked until it is done.
+  double call(const std::string& what, std::function<void(Communicator&)> fn, int priority = kPriorityUrgent);
   Communicator& comm() { return c_; }
 
  private:
@@ -80,7 +87,9 @@ class ProgressEngine {
     std::chrono::steady_clock::time_point started;
   };
   void loop(std::function<void()> init);
-  bool progress(std::deque<Item>& inflight);
+  // Completes the operations in flight that finished and are at least `min_priority` urgent, the
+  // most urgent first.
+  bool progress(std::deque<Item>& inflight, int min_priority);
   void complete(Item& it);
 
   Communicator& c_;

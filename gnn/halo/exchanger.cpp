@@ -91,7 +91,10 @@ Exchanger::Pending Exchanger::post(Stream& s, int slot, int bits, Tensor send, c
                                               static_cast<size_t>(cols), seed, qo)
              .request;
        },
-       {}});
+       {},
+       // A pipelined transfer is used an epoch later: an urgent operation posted meanwhile (the
+       // gradient all-reduce) may pass it on the link. A synchronous one is waited on now.
+       stale_ ? comm::kPriorityNormal : comm::kPriorityUrgent});
   return p;
 }
 

@@ -46,7 +46,8 @@ void check_bits(int b, const char* key) {
 }
 
 // Starts summing a tensor across ranks in fp32 on the communication thread: in place when the
-// communicator takes the tensor's memory, else through a host copy (Communicator::accepts).
+// communicator takes the tensor's memory, else through a host copy (Communicator::accepts). Urgent:
+// the worker waits on it at once, while pipelined halos posted before it are needed an epoch later.
 comm::Ticket all_reduce_tensor(comm::ProgressEngine& e, DeviceContext& ctx, const Tensor& t) {
   const bool staged = !e.comm().accepts(t.device());
   Tensor buf = t;
@@ -58,7 +59,8 @@ comm::Ticket all_reduce_tensor(comm::ProgressEngine& e, DeviceContext& ctx, cons
                      if (staged) r.then([t, buf] { t.copy_from(buf); });
                      return r;
                    },
-                   {}});
+                   {},
+                   comm::kPriorityUrgent});
 }
 
 // Multi-label loss: every (node, class) pair is a binary task, and a 2-way softmax over (0, z) is

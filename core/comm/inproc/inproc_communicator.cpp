@@ -36,11 +36,11 @@ std::vector<size_t> offsets_of(std::span<const size_t> counts) {
 InprocCommunicator::InprocCommunicator(std::shared_ptr<InprocGroup> group, int rank)
     : Communicator(group->options().timeout_s), group_(std::move(group)), rank_(rank) {}
 
-void InprocCommunicator::post(int dst, int64_t tag, const void* data, size_t bytes, const char* op) {
+void InprocCommunicator::post(int dst, int64_t tag, const void* data, size_t bytes, const char* op, int priority) {
   CommStats d;
   d.messages = 1;
   d.bytes_sent = bytes;
-  d.modeled_seconds = group_->post(rank_, dst, tag, data, bytes, op, who());
+  d.modeled_seconds = group_->post(rank_, dst, tag, data, bytes, op, who(), priority);
   add_stats(d);
 }
 
@@ -64,7 +64,7 @@ Request InprocCommunicator::deferred(std::string op, int64_t tag, std::vector<Re
 }
 
 Request InprocCommunicator::do_isend(const void* data, size_t bytes, int dst, int tag) {
-  post(dst, tag, data, bytes, "send");
+  post(dst, tag, data, bytes, "send", priority());
   return Request();
 }
 
@@ -77,7 +77,7 @@ Request InprocCommunicator::do_ibroadcast(void* data, size_t bytes, int root) {
   int64_t tag = next_collective_tag();
   if (rank_ == root) {
     for (int p = 0; p < size(); ++p)
-      if (p != rank_) post(p, tag, data, bytes, "broadcast");
+      if (p != rank_) post(p, tag, data, bytes, "broadcast", priority());
     return Request();
   }
   return deferred("broadcast from rank " + std::to_string(root), tag, {{root, data, bytes}});
@@ -95,7 +95,7 @@ Request InprocCommunicator::do_iall_reduce(void* data, size_t count, DType dtype
   for (int p = 0; p < n; ++p) {
     if (p == rank_) continue;
     size_t b = chunk_begin(p), e = chunk_begin(p + 1);
-    post(p, tag, bytes + b * es, (e - b) * es, "all_reduce");
+    post(p, tag, bytes + b * es, (e - b) * es, "all_reduce", priority());
   }
   size_t my_b = chunk_begin(rank_), my_n = chunk_begin(rank_ + 1) - my_b;
   auto contributions = std::make_shared<std::vector<std::vector<uint8_t>>>(size_t(n));
@@ -110,6 +110,7 @@ Request InprocCommunicator::do_iall_reduce(void* data, size_t count, DType dtype
   std::string who_am_i = who();
   double timeout = timeout_s();
   auto self = this;
+  const int prio = priority();  // the gather phase is posted later, from wait()
   auto after = [=] {
     uint8_t* mine = bytes + my_b * es;
     std::vector<uint8_t> acc(my_n * es);
@@ -123,7 +124,7 @@ Request InprocCommunicator::do_iall_reduce(void* data, size_t count, DType dtype
     }
     if (!acc.empty()) std::memcpy(mine, acc.data(), acc.size());
     for (int p = 0; p < n; ++p)
-      if (p != me) self->post(p, tag, mine, acc.size(), "all_reduce");
+      if (p != me) self->post(p, tag, mine, acc.size(), "all_reduce", prio);
     auto deadline = deadline_after(timeout);
     for (int p = 0; p < n; ++p) {
       if (p == me) continue;
@@ -141,7 +142,7 @@ Request InprocCommunicator::do_iall_gather_v(const void* send, std::span<const s
   auto* out = static_cast<uint8_t*>(recv);
   size_t mine = recv_bytes[size_t(rank_)];
   for (int p = 0; p < size(); ++p)
-    if (p != rank_) post(p, tag, send, mine, "all_gather");
+    if (p != rank_) post(p, tag, send, mine, "all_gather", priority());
   if (mine && out + off[size_t(rank_)] != send) std::memmove(out + off[size_t(rank_)], send, mine);
   std::vector<Recv> recvs;
   for (int p = 0; p < size(); ++p)
@@ -152,7 +153,7 @@ Request InprocCommunicator::do_iall_gather_v(const void* send, std::span<const s
 Request InprocCommunicator::do_igather(const void* send, size_t bytes, void* recv, int root) {
   int64_t tag = next_collective_tag();
   if (rank_ != root) {
-    post(root, tag, send, bytes, "gather");
+    post(root, tag, send, bytes, "gather", priority());
     return Request();
   }
   auto* out = static_cast<uint8_t*>(recv);
@@ -174,7 +175,7 @@ Request InprocCommunicator::do_iall_to_all_v(const void* send, std::span<const s
   auto* in = static_cast<const uint8_t*>(send);
   auto* out = static_cast<uint8_t*>(recv);
   for (int p = 0; p < size(); ++p)
-    if (p != rank_) post(p, tag, in + soff[size_t(p)], send_bytes[size_t(p)], "all_to_all_v");
+    if (p != rank_) post(p, tag, in + soff[size_t(p)], send_bytes[size_t(p)], "all_to_all_v", priority());
   if (send_bytes[me]) std::memmove(out + roff[me], in + soff[me], send_bytes[me]);
   std::vector<Recv> recvs;
   for (int p = 0; p < size(); ++p)
@@ -185,7 +186,7 @@ Request InprocCommunicator::do_iall_to_all_v(const void* send, std::span<const s
 Request InprocCommunicator::do_ibarrier() {
   int64_t tag = next_collective_tag();
   for (int p = 0; p < size(); ++p)
-    if (p != rank_) post(p, tag, nullptr, 0, "barrier");
+    if (p != rank_) post(p, tag, nullptr, 0, "barrier", priority());
   std::vector<Recv> recvs;
   for (int p = 0; p < size(); ++p)
     if (p != rank_) recvs.push_back({p, nullptr, 0});

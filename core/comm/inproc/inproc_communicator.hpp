@@ -29,7 +29,8 @@ class InprocCommunicator final : public Communicator {
 
  private:
   int64_t next_collective_tag() { return -1 - collective_seq_++; }
-  void post(int dst, int64_t tag, const void* data, size_t bytes, const char* op);
+  // `priority`: the operation's (priority() when it started), for the link's schedule.
+  void post(int dst, int64_t tag, const void* data, size_t bytes, const char* op, int priority);
   // A request whose receives run at wait(): `recvs` lists (src, dst buffer, bytes).
   struct Recv {
     int src;

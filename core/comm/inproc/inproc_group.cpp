@@ -7,14 +7,18 @@
 namespace mlsys::comm {
 
 InprocGroup::InprocGroup(int size, const CommOptions& options)
-    : size_(size), options_(options), link_(options), link_free_at_(size_t(size)), exited_(size_t(size), false) {}
+    : size_(size),
+      options_(options),
+      link_(options),
+      links_(size_t(size), LinkQueue(link_schedule(options.link_schedule))),
+      exited_(size_t(size), false) {}
 
 void InprocGroup::throw_if_aborted(const std::string& who, const std::string& op) const {
   if (aborted_) throw CommAbortedError(who + ": " + op + " aborted because " + reason_);
 }
 
 double InprocGroup::post(int src, int dst, int64_t tag, const void* data, size_t bytes, const std::string& op,
-                         const std::string& who) {
+                         const std::string& who, int priority) {
   Message m;
   m.data.resize(bytes);
   if (bytes) std::memcpy(m.data.data(), data, bytes);
@@ -22,15 +26,15 @@ double InprocGroup::post(int src, int dst, int64_t tag, const void* data, size_t
   {
     std::lock_guard<std::mutex> lock(mu_);
     throw_if_aborted(who, op);
-    auto now = Clock::now();
+    const auto now = Clock::now();
     m.deliver_at = now;
-    if (link_.sleeps() && modeled > 0) {
-      // The sender's link carries one message at a time: this one starts when the previous ends.
-      auto start = std::max(now, link_free_at_[size_t(src)]);
-      m.deliver_at = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(modeled));
-      link_free_at_[size_t(src)] = m.deliver_at;
-    }
-    box_[Key{src, dst, tag}].push_back(std::move(m));
+    std::deque<Message>& box = box_[Key{src, dst, tag}];
+    box.push_back(std::move(m));  // a deque keeps its elements in place: the link may re-time this one
+    if (link_.sleeps() && modeled > 0)
+      // The sender's link carries one message at a time, in the schedule's order. A message is
+      // re-timed only before its delivery, so before take() can remove it.
+      links_[size_t(src)].add(now, std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(modeled)),
+                              priority, &box.back().deliver_at);
   }
   cv_.notify_all();
   return modeled;

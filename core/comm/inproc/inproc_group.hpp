@@ -15,6 +15,7 @@
 
 #include "core/comm/comm_options.hpp"
 #include "core/comm/link_model.hpp"
+#include "core/comm/link_queue.hpp"
 
 namespace mlsys::comm {
 
@@ -27,9 +28,11 @@ class InprocGroup {
   const CommOptions& options() const { return options_; }
 
   // Copies `bytes` from `data` into dst's mailbox; returns the modeled seconds charged (0 when the
-  // link model is off). Throws CommAbortedError when the group was aborted.
+  // link model is off). With link_sleep the message is delivered after its modeled time on src's
+  // link, in the order comm.link_schedule gives by `priority` (Communicator::set_priority).
+  // Throws CommAbortedError when the group was aborted.
   double post(int src, int dst, int64_t tag, const void* data, size_t bytes, const std::string& op,
-              const std::string& who);
+              const std::string& who, int priority = 0);
   // Waits until (src -> dst, tag) holds a message (and, with link_sleep, its modeled delivery
   // time passed) and copies it to `out`, which expects exactly `bytes`. `op` and `who` name the
   // operation and rank in errors. Past `deadline`: CommTimeoutError, and the group is aborted.
@@ -56,7 +59,7 @@ class InprocGroup {
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<Key, std::deque<Message>> box_;
-  std::vector<Clock::time_point> link_free_at_;  // per sender: when its modeled link is idle
+  std::vector<LinkQueue> links_;  // per sender: its modeled link (delivery times of box_'s messages)
   std::vector<bool> exited_;
   bool aborted_ = false;
   std::string reason_;

@@ -3,8 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <future>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -75,5 +77,42 @@ TEST_CASE("comm/progress_engine: jobs keep submission order and a failing job's 
       CHECK(v[0] == 2.0f);
     });
     CHECK(blocked >= 0);
+  });
+}
+
+TEST_CASE("comm/progress_engine: an urgent job is finished before less urgent ones, with its priority set") {
+  // The engine is held inside a first job while a normal and then an urgent job are queued, both
+  // complete at once: they start in submission order (normal first), but the urgent one finishes
+  // first, and each step sees its own priority on the communicator.
+  CommOptions o;
+  comm::run_inproc(1, o, [&](comm::Communicator& c) {
+    comm::ProgressEngine engine(c);
+    std::mutex mu;
+    std::vector<std::string> log;
+    auto note = [&](const std::string& s) {
+      std::lock_guard<std::mutex> lock(mu);
+      log.push_back(s);
+    };
+    std::promise<void> release;
+    std::shared_future<void> held = release.get_future().share();
+    auto job = [&](const std::string& name, int priority, bool hold) {
+      return comm::Job{name,
+                       [&, name, hold, held](comm::Communicator& cc) {
+                         if (hold) held.wait();
+                         note("start " + name + " p" + std::to_string(cc.priority()));
+                         return comm::Request();
+                       },
+                       [&, name] { note("finish " + name + " p" + std::to_string(c.priority())); }, priority};
+    };
+    comm::Ticket first = engine.submit(job("hold", comm::kPriorityNormal, true));
+    comm::Ticket normal = engine.submit(job("halo", comm::kPriorityNormal, false));
+    comm::Ticket urgent = engine.submit(job("grads", comm::kPriorityUrgent, false));
+    release.set_value();
+    first.wait();
+    normal.wait();
+    urgent.wait();
+    CHECK(log == std::vector<std::string>{"start hold p0", "finish hold p0", "start halo p0", "start grads p1",
+                                          "finish grads p1", "finish halo p0"});
+    CHECK(c.priority() == comm::kPriorityNormal);
   });
 }
