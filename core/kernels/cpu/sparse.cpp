@@ -175,32 +175,37 @@ inline __attribute__((always_inline)) void spmm_t_scatter_impl(const int64_t* rp
                                                                 int64_t heads, const float* x, float* out, float* acc,
                                                                 int64_t rows, int64_t cols, int64_t f, int64_t c0,
                                                                 int64_t c1, float beta) {
+  // acc == out: out is all +0 and is the accumulator (a sum that starts at +0 adds up to the same
+  // bits as +0 + that sum); otherwise acc holds columns [c0, c1) of every output row.
+  const bool direct = acc == out;
   const int64_t width = c1 - c0, hs = std::max<int64_t>(heads, 1), d = f / hs;
+  const int64_t stride = direct ? f : width, off = direct ? 0 : c0;
   for (int64_t r = 0; r < rows; ++r) {
     const float* xr = x + r * f;
     for (int64_t e = rp[r]; e < rp[r + 1]; ++e) {
-      float* a = acc + static_cast<int64_t>(col[e]) * width - c0;
+      float* a = acc + static_cast<int64_t>(col[e]) * stride;
       for (int64_t h = 0; h < hs; ++h) {
         const int64_t b = std::max(c0, h * d), end = std::min(c1, h * d + d);
         if (b >= end) continue;
         const float we = !w ? 1.f : heads > 0 ? w[e * heads + h] : w[e];
         int64_t c = b;
         for (; end - c >= 8; c += 8)
-          *reinterpret_cast<V8*>(a + c) += we * *reinterpret_cast<const V8*>(xr + c);
-        for (; c < end; ++c) a[c] += we * xr[c];
+          *reinterpret_cast<V8*>(a + c - off) += we * *reinterpret_cast<const V8*>(xr + c);
+        for (; c < end; ++c) a[c - off] += we * xr[c];
       }
     }
   }
+  if (direct) return;
   for (int64_t r = 0; r < cols; ++r) {
     float* o = out + r * f;
-    const float* a = acc + r * width - c0;
+    const float* a = acc + r * width;
     int64_t c = c0;
     for (; c1 - c >= 8; c += 8) {
       V8* ov = reinterpret_cast<V8*>(o + c);
-      const V8 av = *reinterpret_cast<const V8*>(a + c);
+      const V8 av = *reinterpret_cast<const V8*>(a + c - c0);
       *ov = beta == 0.f ? av : beta * *ov + av;
     }
-    for (; c < c1; ++c) o[c] = beta == 0.f ? a[c] : beta * o[c] + a[c];
+    for (; c < c1; ++c) o[c] = beta == 0.f ? a[c - c0] : beta * o[c] + a[c - c0];
   }
 }
 
@@ -237,7 +242,8 @@ SpmmTScatterFn<I> pick_spmm_t_scatter() {
 }
 
 // Threads split the output columns in groups of 8 (deterministic: an element's sums do not depend
-// on the split); each holds an accumulator of its columns for every output row.
+// on the split); each holds an accumulator of its columns for every output row, unless out can be
+// the accumulator: beta = 0 (out is zeroed first) or out all +0 (a freshly zeroed gradient).
 template <class I>
 void spmm_t_scatter(const Csr& a, const Tensor& x, const Tensor& out, const float* w, int64_t heads, int64_t f,
                     float beta) {
@@ -247,13 +253,18 @@ void spmm_t_scatter(const Csr& a, const Tensor& x, const Tensor& out, const floa
   const I* col = a.col.data<I>();
   const float* xp = x.data<float>();
   float* op = out.data<float>();
+  const size_t n = static_cast<size_t>(a.cols * f);
+  bool direct = beta == 0.f;
+  if (direct) std::fill(op, op + n, 0.f);
+  else direct = std::all_of(reinterpret_cast<const uint32_t*>(op), reinterpret_cast<const uint32_t*>(op) + n,
+                            [](uint32_t b) { return b == 0; });
 #pragma omp parallel
   {
     const int64_t nt = std::min<int64_t>(omp_get_num_threads(), groups), t = omp_get_thread_num();
     if (t < nt) {
       const int64_t c0 = std::min(f, groups * t / nt * 8), c1 = std::min(f, groups * (t + 1) / nt * 8);
-      std::vector<float> acc(static_cast<size_t>(a.cols * (c1 - c0)), 0.f);
-      scatter(rp, col, w, heads, xp, op, acc.data(), a.rows, a.cols, f, c0, c1, beta);
+      std::vector<float> acc(direct ? 0 : static_cast<size_t>(a.cols * (c1 - c0)), 0.f);
+      scatter(rp, col, w, heads, xp, op, direct ? op : acc.data(), a.rows, a.cols, f, c0, c1, beta);
     }
   }
 }

@@ -84,6 +84,13 @@ BACKEND_TEST("spmm and spmm_t match the reference on random matrices") {
       // The host's scatter (no transposed copy) and the cached transpose add the same products in
       // the same order: training results do not depend on which one ran.
       if (ctx.device().is_cpu()) CHECK(host(o1) == host(o2));
+      // A zeroed output (a gradient at the start of a step) is accumulated in place: same bits.
+      if (ctx.device().is_cpu()) {
+        Tensor z1 = Tensor::zeros(outt.shape()), z2 = Tensor::zeros(outt.shape());
+        kernels::spmm_t(ctx, a, xt, z1, ev, 1.0f);
+        kernels::spmm_t(ctx, at, xt, z2, ev, 1.0f);
+        CHECK(host(z1) == host(z2));
+      }
     }
   }
 }
