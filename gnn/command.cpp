@@ -197,6 +197,7 @@ void train_mode(RunContext& ctx) {
   s.out_dir = ctx.out_dir().string();
   s.trace = o.trace_epochs > 0 ? &trace : nullptr;
   s.progress = ctx.progress_enabled();
+  s.inputs_built = [&g] { g.release_features(); };  // the workers hold their own rows
   TrainResult r = train(g, owner, s);
 
   ctx.write_table("epochs.csv", epochs_table(r));

@@ -120,6 +120,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   mlsys::reexec_with_passive_openmp_wait(argv);
+  mlsys::return_large_blocks_to_system();
   mlsys::set_git_sha(mlsys::app::kGitSha);
   mlsys::set_command_line(argc, argv);
   try {

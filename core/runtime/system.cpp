@@ -1,5 +1,6 @@
 #include "core/runtime/system.hpp"
 
+#include <malloc.h>
 #include <omp.h>
 #include <unistd.h>
 
@@ -128,6 +129,8 @@ int set_thread_count(int threads) {
   return n;
 }
 int thread_count() { return g_threads.load(); }
+
+void return_large_blocks_to_system() { (void)mallopt(M_MMAP_THRESHOLD, 128 * 1024); }
 
 void reexec_with_passive_openmp_wait(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;

@@ -42,6 +42,13 @@ int launcher_rank();
 int launcher_size();
 inline bool launched_by_mpi_launcher() { return launcher_rank() >= 0; }
 
+// glibc raises its mmap threshold (up to 32 MiB) each time a large mmapped block is freed, so
+// after a load's big temporaries are gone every later tensor-sized block comes from the per-thread
+// arenas, and memory freed there stays resident: a 4-worker coauthor_cs epoch peaked 23 MiB
+// higher. Pinning the threshold at glibc's initial 128 KiB keeps large blocks mmapped, returned to
+// the system when freed (the memory pools cache the hot ones); call it first thing in main.
+void return_large_blocks_to_system();
+
 // libgomp reads OMP_WAIT_POLICY once, in a library constructor that runs before main, and its
 // default spinning workers starve OpenBLAS's threads on a laptop's few cores (Cora epochs were 10x
 // slower with 2 threads under load). Unless the user chose a policy, this re-executes the program

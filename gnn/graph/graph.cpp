@@ -29,6 +29,13 @@ static uint64_t mix(uint64_t h, uint64_t v) {
   return h * 0xff51afd7ed558ccdULL;
 }
 
+void Graph::release_features() {
+  features = {};
+  feature_indptr = {};
+  feature_indices = {};
+  feature_values = {};
+}
+
 uint64_t Graph::fingerprint() const {
   uint64_t h = mix(0x1234567ULL, static_cast<uint64_t>(num_nodes));
   h = mix(h, static_cast<uint64_t>(num_edges()));

@@ -46,6 +46,8 @@ struct Graph {
   // Bytes the features take in memory (values, and column ids and row pointers when sparse).
   int64_t feature_bytes() const;
   int64_t count(Split s) const;
+  // Frees the feature arrays (feature_dim stays), for a caller that reads them no more.
+  void release_features();
   // A 64-bit fingerprint of structure + shape; keys partition caches.
   uint64_t fingerprint() const;
   // Throws InputError when the invariants above do not hold (names `source`).

@@ -78,6 +78,11 @@ Rows gather_rows(const Graph& g, const std::vector<int32_t>& ids, bool normalize
   return r;
 }
 
+// The layer-0 input on ctx's device. Its backward takes X^T G: the host kernel scatters without a
+// transposed copy (which would take twice the input's memory), a device reads the cached
+// transpose (its kernel would otherwise add with atomics, in no fixed order).
+Csr input_on(DeviceContext& ctx, const Csr& x) { return ctx.device().is_cpu() ? x : x.with_transpose().to(ctx); }
+
 // Mostly-zero dense features (bag of words) become a CSR: layer 0 then costs O(nnz), not O(N F).
 // Returns an empty CSR when the input is dense enough.
 Csr sparse_if_mostly_zero(const Tensor& x) {
@@ -182,7 +187,7 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   }
   if (how.precompute) {
     if (x.is_sparse()) {
-      in.x_sparse = aggregate_sparse(lg.adj, x.sparse).with_transpose().to(ctx);
+      in.x_sparse = input_on(ctx, aggregate_sparse(lg.adj, x.sparse));
     } else {
       in.x = Tensor::empty({own, f}, DType::f32, ctx);
       k::spmm(ctx, lg.adj, x.dense.to(ctx), in.x);
@@ -192,7 +197,7 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   }
   in.local_input = need_halo;
   if (x.is_sparse() && how.sparse_ok) {
-    in.x_sparse = x.sparse.with_transpose().to(ctx);
+    in.x_sparse = input_on(ctx, x.sparse);
     return;
   }
   Tensor dense = x.is_sparse() ? Tensor() : x.dense;
@@ -206,7 +211,7 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   if (ctx.device().is_cpu() && how.sparse_ok && dense.rows() > 0) {
     Csr s = sparse_if_mostly_zero(dense);
     if (s.rows) {
-      in.x_sparse = s.with_transpose();
+      in.x_sparse = s;
       return;
     }
   }

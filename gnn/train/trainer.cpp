@@ -127,6 +127,8 @@ class Worker {
   // The halo plan, local adjacency and inputs of this rank's partition.
   void load_partition() {
     DeviceContext& ctx = *dctx_;
+    // The run's fingerprint reads the features: taken before inputs_built may free them.
+    if (rank_ == 0 || !o_.resume.empty()) fingerprint_ = run_fingerprint(g_, owner_, o_.model, s_.seed);
     plan_ = build_halo_plan(g_, owner_, parts_, rank_);
     const std::unique_ptr<Architecture> arch = architecture(o_.model.arch);
     lg_ = build_local_graph(ctx, plan_, arch->adjacency());
@@ -147,6 +149,9 @@ class Worker {
     how.cache_input = o_.halo.cache_input;
     how.alone = alone;
     in_ = build_inputs(c_, ctx, g_, plan_, lg_, how);
+    // build_inputs ends in an all-reduce that every rank enters after its features are built, so
+    // on rank 0 (or in a process of its own) no worker of this process reads the features again.
+    if (s_.inputs_built && (rank_ == 0 || !in_process_)) s_.inputs_built();
   }
 
   // The model replica, its optimizer (state laid out now), the exchanger and the staleness adaptor.
@@ -171,7 +176,6 @@ class Worker {
   }
 
   void resume() {
-    if (rank_ == 0 || !o_.resume.empty()) fingerprint_ = run_fingerprint(g_, owner_, o_.model, s_.seed);
     if (!o_.resume.empty()) {
       Json h = load_checkpoint(o_.resume, *opt_);
       check_fingerprint(fingerprint_, h.find("fingerprint"), o_.resume);

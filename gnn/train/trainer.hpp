@@ -35,6 +35,9 @@ struct TrainSetup {
   std::string out_dir;          // checkpoints go here ("" = none)
   TraceWriter* trace = nullptr;  // first gnn.trace_epochs epochs
   bool progress = false;
+  // Called once in each process when every worker of the process has built its inputs: the
+  // graph's features are not read after it (train-gnn frees them there).
+  std::function<void()> inputs_built;
   // Called on rank 0 after every epoch (e.g. progress bars, tests).
   std::function<void(const EpochRecord&)> on_epoch;
 };

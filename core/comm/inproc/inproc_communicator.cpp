@@ -98,24 +98,28 @@ Request InprocCommunicator::do_iall_reduce(void* data, size_t count, DType dtype
     post(p, tag, bytes + b * es, (e - b) * es, "all_reduce", priority());
   }
   size_t my_b = chunk_begin(rank_), my_n = chunk_begin(rank_ + 1) - my_b;
-  auto contributions = std::make_shared<std::vector<std::vector<uint8_t>>>(size_t(n));
-  std::vector<Recv> recvs;
-  for (int p = 0; p < n; ++p) {
-    if (p == rank_) continue;
-    (*contributions)[size_t(p)].resize(my_n * es);
-    recvs.push_back({p, (*contributions)[size_t(p)].data(), my_n * es});
-  }
   auto group = group_;
   int me = rank_;
   std::string who_am_i = who();
   double timeout = timeout_s();
   auto self = this;
   const int prio = priority();  // the gather phase is posted later, from wait()
-  auto after = [=] {
+  const std::string name = std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + dtype_name(dtype);
+  auto ready = [group, me, tag, n] {
+    for (int p = 0; p < n; ++p)
+      if (p != me && !group->ready(p, me, tag)) return false;
+    return true;
+  };
+  // The peers' chunks are reduced straight out of their messages, one at a time: no receive
+  // buffers are held while the collective is pending.
+  auto finish = [=] {
+    Clock::time_point deadline = deadline_after(timeout);
     uint8_t* mine = bytes + my_b * es;
     std::vector<uint8_t> acc(my_n * es);
     for (int p = 0; p < n; ++p) {
-      const uint8_t* c = p == me ? mine : (*contributions)[size_t(p)].data();
+      std::vector<uint8_t> msg;
+      if (p != me) msg = group->take_message(p, me, tag, my_n * es, name, who_am_i, deadline);
+      const uint8_t* c = p == me ? mine : msg.data();
       if (p == 0) {
         if (!acc.empty()) std::memcpy(acc.data(), c, acc.size());
       } else {
@@ -125,15 +129,14 @@ Request InprocCommunicator::do_iall_reduce(void* data, size_t count, DType dtype
     if (!acc.empty()) std::memcpy(mine, acc.data(), acc.size());
     for (int p = 0; p < n; ++p)
       if (p != me) self->post(p, tag, mine, acc.size(), "all_reduce", prio);
-    auto deadline = deadline_after(timeout);
+    deadline = deadline_after(timeout);  // the gather phase has a timeout of its own
     for (int p = 0; p < n; ++p) {
       if (p == me) continue;
       size_t b = chunk_begin(p), e = chunk_begin(p + 1);
       group->take(p, me, tag, bytes + b * es, (e - b) * es, "all_reduce (gather phase)", who_am_i, deadline);
     }
   };
-  return deferred(std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + dtype_name(dtype),
-                  tag, std::move(recvs), after);
+  return Request(std::make_shared<DeferredState>(ready, finish), name);
 }
 
 Request InprocCommunicator::do_iall_gather_v(const void* send, std::span<const size_t> recv_bytes, void* recv) {

@@ -48,6 +48,12 @@ bool InprocGroup::ready(int src, int dst, int64_t tag) {
 
 void InprocGroup::take(int src, int dst, int64_t tag, void* out, size_t bytes, const std::string& op,
                        const std::string& who, Clock::time_point deadline) {
+  const std::vector<uint8_t> m = take_message(src, dst, tag, bytes, op, who, deadline);
+  if (bytes) std::memcpy(out, m.data(), bytes);
+}
+
+std::vector<uint8_t> InprocGroup::take_message(int src, int dst, int64_t tag, size_t bytes, const std::string& op,
+                                               const std::string& who, Clock::time_point deadline) {
   Message m;
   {
     std::unique_lock<std::mutex> lock(mu_);
@@ -92,7 +98,7 @@ void InprocGroup::take(int src, int dst, int64_t tag, void* out, size_t bytes, c
     throw CommError(who + ": " + op + ": rank " + std::to_string(src) + " sent " + std::to_string(m.data.size()) +
                     " bytes but this rank expected " + std::to_string(bytes) +
                     " (the counts of both sides must match)");
-  if (bytes) std::memcpy(out, m.data.data(), bytes);
+  return std::move(m.data);
 }
 
 void InprocGroup::abort(const std::string& why) {

@@ -38,6 +38,9 @@ class InprocGroup {
   // operation and rank in errors. Past `deadline`: CommTimeoutError, and the group is aborted.
   void take(int src, int dst, int64_t tag, void* out, size_t bytes, const std::string& op, const std::string& who,
             Clock::time_point deadline);
+  // The same, handing over the message's own buffer instead of copying it out.
+  std::vector<uint8_t> take_message(int src, int dst, int64_t tag, size_t bytes, const std::string& op,
+                                    const std::string& who, Clock::time_point deadline);
   bool ready(int src, int dst, int64_t tag);
 
   // Every waiting rank fails with CommAbortedError carrying `why` (first reason wins).

@@ -165,6 +165,110 @@ void spmm_dispatch(const Csr& a, const Tensor& x, const Tensor& out, const float
   else spmm_impl<int32_t>(a, x, out, w, eid, heads, f, beta);
 }
 
+// A^T X without a transposed copy (Csr::with_transpose() costs 16 bytes per nonzero, twice the
+// matrix itself): the output columns [c0, c1) of every row take a zeroed accumulator, the
+// nonzeros are scattered into it in source-row order, and the accumulator is added to out at the
+// end. Per output element that is the transposed kernel's arithmetic step for step (its row
+// lists the source rows in ascending order: the transpose is stable), so both give the same bits.
+template <class I>
+inline __attribute__((always_inline)) void spmm_t_scatter_impl(const int64_t* rp, const I* col, const float* w,
+                                                                int64_t heads, const float* x, float* out, float* acc,
+                                                                int64_t rows, int64_t cols, int64_t f, int64_t c0,
+                                                                int64_t c1, float beta) {
+  // acc == out: out is all +0 and is the accumulator (a sum that starts at +0 adds up to the same
+  // bits as +0 + that sum); otherwise acc holds columns [c0, c1) of every output row.
+  const bool direct = acc == out;
+  const int64_t width = c1 - c0, hs = std::max<int64_t>(heads, 1), d = f / hs;
+  const int64_t stride = direct ? f : width, off = direct ? 0 : c0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * f;
+    for (int64_t e = rp[r]; e < rp[r + 1]; ++e) {
+      float* a = acc + static_cast<int64_t>(col[e]) * stride;
+      for (int64_t h = 0; h < hs; ++h) {
+        const int64_t b = std::max(c0, h * d), end = std::min(c1, h * d + d);
+        if (b >= end) continue;
+        const float we = !w ? 1.f : heads > 0 ? w[e * heads + h] : w[e];
+        int64_t c = b;
+        for (; end - c >= 8; c += 8)
+          *reinterpret_cast<V8*>(a + c - off) += we * *reinterpret_cast<const V8*>(xr + c);
+        for (; c < end; ++c) a[c - off] += we * xr[c];
+      }
+    }
+  }
+  if (direct) return;
+  for (int64_t r = 0; r < cols; ++r) {
+    float* o = out + r * f;
+    const float* a = acc + r * width;
+    int64_t c = c0;
+    for (; c1 - c >= 8; c += 8) {
+      V8* ov = reinterpret_cast<V8*>(o + c);
+      const V8 av = *reinterpret_cast<const V8*>(a + c - c0);
+      *ov = beta == 0.f ? av : beta * *ov + av;
+    }
+    for (; c < c1; ++c) o[c] = beta == 0.f ? a[c - c0] : beta * o[c] + a[c - c0];
+  }
+}
+
+// Compiled as the SpMM rows are (the same instruction sets, so the same contractions into FMA).
+template <class I>
+__attribute__((target("avx512f,avx512vl,fma"))) void spmm_t_scatter_avx512(const int64_t* rp, const I* col, const float* w,
+                                                                             int64_t heads, const float* x, float* out,
+                                                                             float* acc, int64_t rows, int64_t cols,
+                                                                             int64_t f, int64_t c0, int64_t c1, float beta) {
+  spmm_t_scatter_impl(rp, col, w, heads, x, out, acc, rows, cols, f, c0, c1, beta);
+}
+template <class I>
+__attribute__((target("avx2,fma"))) void spmm_t_scatter_avx2(const int64_t* rp, const I* col, const float* w, int64_t heads,
+                                                             const float* x, float* out, float* acc, int64_t rows,
+                                                             int64_t cols, int64_t f, int64_t c0, int64_t c1, float beta) {
+  spmm_t_scatter_impl(rp, col, w, heads, x, out, acc, rows, cols, f, c0, c1, beta);
+}
+template <class I>
+void spmm_t_scatter_base(const int64_t* rp, const I* col, const float* w, int64_t heads, const float* x, float* out,
+                         float* acc, int64_t rows, int64_t cols, int64_t f, int64_t c0, int64_t c1, float beta) {
+  spmm_t_scatter_impl(rp, col, w, heads, x, out, acc, rows, cols, f, c0, c1, beta);
+}
+
+template <class I>
+using SpmmTScatterFn = void (*)(const int64_t*, const I*, const float*, int64_t, const float*, float*, float*, int64_t,
+                                int64_t, int64_t, int64_t, int64_t, float);
+template <class I>
+SpmmTScatterFn<I> pick_spmm_t_scatter() {
+  // The same choice as pick_spmm_rows: the two paths must agree bit for bit on one machine.
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma"))
+    return &spmm_t_scatter_avx512<I>;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &spmm_t_scatter_avx2<I>;
+  return &spmm_t_scatter_base<I>;
+}
+
+// Threads split the output columns in groups of 8 (deterministic: an element's sums do not depend
+// on the split); each holds an accumulator of its columns for every output row, unless out can be
+// the accumulator: beta = 0 (out is zeroed first) or out all +0 (a freshly zeroed gradient).
+template <class I>
+void spmm_t_scatter(const Csr& a, const Tensor& x, const Tensor& out, const float* w, int64_t heads, int64_t f,
+                    float beta) {
+  static const SpmmTScatterFn<I> scatter = pick_spmm_t_scatter<I>();
+  const int64_t groups = (f + 7) / 8;
+  const int64_t* rp = a.row_ptr.data<int64_t>();
+  const I* col = a.col.data<I>();
+  const float* xp = x.data<float>();
+  float* op = out.data<float>();
+  const size_t n = static_cast<size_t>(a.cols * f);
+  bool direct = beta == 0.f;
+  if (direct) std::fill(op, op + n, 0.f);
+  else direct = std::all_of(reinterpret_cast<const uint32_t*>(op), reinterpret_cast<const uint32_t*>(op) + n,
+                            [](uint32_t b) { return b == 0; });
+#pragma omp parallel
+  {
+    const int64_t nt = std::min<int64_t>(omp_get_num_threads(), groups), t = omp_get_thread_num();
+    if (t < nt) {
+      const int64_t c0 = std::min(f, groups * t / nt * 8), c1 = std::min(f, groups * (t + 1) / nt * 8);
+      std::vector<float> acc(direct ? 0 : static_cast<size_t>(a.cols * (c1 - c0)), 0.f);
+      scatter(rp, col, w, heads, xp, op, direct ? op : acc.data(), a.rows, a.cols, f, c0, c1, beta);
+    }
+  }
+}
+
 template <class Fn>
 void for_col_type(const Csr& a, Fn&& fn) {
   if (a.col.dtype() == DType::i64) fn(a.col.data<int64_t>());
@@ -185,11 +289,13 @@ void spmm_t(DeviceContext&, const Csr& a, const Tensor& x, const Tensor& out, co
     spmm_dispatch(a, x, out, a.has_values() ? a.values.data<float>() : nullptr, nullptr, 0, s.f, beta);
     return;
   }
-  Csr built;
   const Csr* t = a.transposed.get();
   if (!t) {
-    built = a.transpose();
-    t = &built;
+    if (a.cols == 0 || s.f == 0) return;
+    const float* w = ev.defined() ? ev.data<float>() : (a.has_values() ? a.values.data<float>() : nullptr);
+    if (a.col.dtype() == DType::i64) spmm_t_scatter<int64_t>(a, x, out, w, s.heads, s.f, beta);
+    else spmm_t_scatter<int32_t>(a, x, out, w, s.heads, s.f, beta);
+    return;
   }
   const float* w = nullptr;
   const int64_t* eid = nullptr;
