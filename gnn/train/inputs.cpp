@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/comm/tensor_ops.hpp"
 #include "core/kernels/kernels.hpp"
 #include "core/util/error.hpp"
 #include "gnn/halo/input_halo.hpp"
@@ -160,8 +161,10 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   const int64_t own = plan.num_owned(), f = g.feature_dim;
   const bool exchanging = plan.parts > 1;
   const bool need_halo = exchanging && (how.precompute || how.cache_input);
-  // One worker on the host reads a dense (possibly memory-mapped) feature matrix in place.
-  const bool in_place = !exchanging && !how.normalize && ctx.device().is_cpu() && !g.sparse_features();
+  // One worker reads a dense (possibly memory-mapped) feature matrix in place: its rows are the
+  // graph's, in order. The host tensor wrapping it is the input on the host (.to(ctx) below keeps
+  // it) and the source of the one upload on a device.
+  const bool in_place = !exchanging && !how.normalize && !g.sparse_features();
   Rows x;
   if (in_place) {
     x.dense = Tensor::wrap(const_cast<float*>(g.features.data()), {own, f}, DType::f32);
@@ -170,8 +173,8 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   }
   if (need_halo) {
     // Collective: every rank fetches (all ranks hold the same settings).
-    if (x.is_sparse()) x.sparse = stack_rows(x.sparse, with_values(fetch_halo_rows(c, plan, x.sparse)));
-    else x.dense = stack_rows(x.dense, fetch_halo_rows(c, plan, x.dense));
+    if (x.is_sparse()) x.sparse = stack_rows(x.sparse, with_values(fetch_halo_rows(c, ctx, plan, x.sparse)));
+    else x.dense = stack_rows(x.dense, fetch_halo_rows(c, ctx, plan, x.dense));
   }
   // Only the rows gathered above (or A_hat X) are read from now on.
   if (how.alone && !in_place) g.features.release_pages();
@@ -203,10 +206,12 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
       for (int64_t e = rp[r]; e < rp[r + 1]; ++e)
         dense.data<float>()[r * f + x.sparse.col.data<int32_t>()[e]] = x.sparse.values.data<float>()[e];
   }
-  if (ctx.device().is_cpu() && how.sparse_ok && dense.rows() > 0) {
+  // Mostly-zero dense features take layer 0's sparse path on every device (both backends multiply a
+  // CSR input, as they do for natively sparse features): O(nnz) work and upload instead of O(N F).
+  if (how.sparse_ok && dense.rows() > 0) {
     Csr s = sparse_if_mostly_zero(dense);
     if (s.rows) {
-      in.x_sparse = s.with_transpose();
+      in.x_sparse = s.with_transpose().to(ctx);
       return;
     }
   }
@@ -242,7 +247,8 @@ void load_labels(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, co
     in.pair_select = Tensor::from_vector(std::vector<float>{0.0f, 1.0f}, {1, 2}).to(ctx);
   }
   for (int i = 0; i < 3; ++i) in.mask_t[i] = Tensor::from_vector(in.mask[i]).to(ctx);
-  for (int i = 0; i < 3; ++i) in.total[i] = c.all_reduce_value<int64_t>(in.local[i]);
+  in.total = in.local;
+  comm::all_reduce_host(c, ctx, in.total.data(), in.total.size(), DType::i64);
   if (in.total[0] == 0) throw InputError("the graph has no labeled training nodes");
 }
 
