@@ -247,8 +247,10 @@ void load_labels(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, co
     in.pair_select = Tensor::from_vector(std::vector<float>{0.0f, 1.0f}, {1, 2}).to(ctx);
   }
   for (int i = 0; i < 3; ++i) in.mask_t[i] = Tensor::from_vector(in.mask[i]).to(ctx);
-  in.total = in.local;
-  comm::all_reduce_host(c, ctx, in.total.data(), in.total.size(), DType::i64);
+  for (int i = 0; i < 3; ++i) {  // one value at a time, as the modeled link time has always counted them
+    in.total[i] = in.local[i];
+    comm::all_reduce_host(c, ctx, &in.total[i], 1, DType::i64);
+  }
   if (in.total[0] == 0) throw InputError("the graph has no labeled training nodes");
 }
 
