@@ -14,14 +14,6 @@ using namespace mlsys;
 using namespace mlsys::gnn;
 using namespace mlsys::gnn::gnntest;
 
-namespace {
-std::vector<double> losses(const TrainResult& r) {
-  std::vector<double> v;
-  for (const auto& e : r.epochs) v.push_back(e.loss);
-  return v;
-}
-}  // namespace
-
 TEST_CASE("training on an emulated device gives the CPU run's loss curve, through the device-generic path") {
   Graph g = generate_sbm(small_sbm(400), 5);
   const auto owner = parts_of(g, 2);
