@@ -91,6 +91,14 @@ void dropout(DeviceContext& ctx, const Tensor& x, const Tensor& out, const Tenso
 void dropout_backward(DeviceContext& ctx, const Tensor& g, const Tensor& mask, float p, const Tensor& gi) {
   MLSYS_KERNEL(dropout_backward, g, mask, p, gi);
 }
+void dropout_keyed(DeviceContext& ctx, const Tensor& x, const Tensor& src, const Tensor& ids, float p, uint64_t seed,
+                   const Tensor& out) {
+  MLSYS_KERNEL(dropout_keyed, x, src, ids, p, seed, out);
+}
+void dropout_keyed_csr(DeviceContext& ctx, const Csr& a, const Tensor& ids, float p, uint64_t seed,
+                       const Tensor& values_out) {
+  MLSYS_KERNEL(dropout_keyed_csr, a, ids, p, seed, values_out);
+}
 void row_sum(DeviceContext& ctx, const Tensor& x, const Tensor& out) { MLSYS_KERNEL(row_sum, x, out); }
 void row_max(DeviceContext& ctx, const Tensor& x, const Tensor& out) { MLSYS_KERNEL(row_max, x, out); }
 void col_sum(DeviceContext& ctx, const Tensor& x, const Tensor& out, float beta) { MLSYS_KERNEL(col_sum, x, out, beta); }
@@ -158,5 +166,7 @@ void adam_step(DeviceContext& ctx, const Tensor& param, const Tensor& grad, cons
                const AdamParams& p) {
   MLSYS_KERNEL(adam_step, param, grad, m, v, p);
 }
+
+Csr for_spmm_t(DeviceContext& ctx, const Csr& a) { return ctx.device().is_cpu() ? a : a.with_transpose().to(ctx); }
 
 }  // namespace mlsys::kernels

@@ -90,6 +90,38 @@ RowDims check_l2_normalize(const Tensor& x, const Tensor& y, const Tensor& norm,
   return d;
 }
 
+namespace {
+void require_ids(const Tensor& ids, int64_t n, const char* fn) {
+  if (!ids.defined() || ids.dtype() != DType::i32) throw Error(where(fn, "row_ids") + " must be an i32 tensor");
+  require_numel(ids, n, fn, "row_ids");
+}
+void require_p(float p, const char* fn) {
+  if (!(p >= 0.f && p < 1.f)) throw Error(std::string("kernels::") + fn + ": p must be in [0, 1), got " + std::to_string(p));
+}
+}  // namespace
+
+RowDims check_dropout_keyed(const Tensor& x, const Tensor& src, const Tensor& ids, float p, const Tensor& out) {
+  const char* fn = "dropout_keyed";
+  require_f32(x, fn, "x");
+  const RowDims d{x.rank() == 0 ? 1 : x.rows(), x.rank() == 0 ? 1 : x.row_numel()};
+  require_rows_cols(src, d.n, d.f, fn, "src");
+  require_rows_cols(out, d.n, d.f, fn, "out");
+  require_ids(ids, d.n, fn);
+  require_p(p, fn);
+  return d;
+}
+
+RowDims check_dropout_keyed_csr(const Csr& a, const Tensor& ids, float p, const Tensor& values_out) {
+  const char* fn = "dropout_keyed_csr";
+  require_f32(a.values, fn, "a.values");
+  require_numel(a.values, a.nnz(), fn, "a.values");
+  require_f32(values_out, fn, "values_out");
+  require_numel(values_out, a.nnz(), fn, "values_out");
+  require_ids(ids, a.rows, fn);
+  require_p(p, fn);
+  return RowDims{a.rows, a.nnz()};
+}
+
 SpmmShape check_spmm(const Csr& a, const Tensor& x, const Tensor& out, const Tensor& ev, bool transposed,
                      const char* fn) {
   SpmmShape s;

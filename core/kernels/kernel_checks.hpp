@@ -4,6 +4,8 @@
 #include <string>
 
 #include "core/kernels/kernels.hpp"
+#include "core/quant/hd.hpp"
+#include "core/quant/rng.hpp"
 
 namespace mlsys::kernels::detail {
 
@@ -35,23 +37,42 @@ struct SpmmShape {
   int64_t f = 0;      // feature width
   int64_t heads = 0;  // 0: weights from A.values (or 1); else edge_values has this many heads
 };
+// dropout_keyed: x, src, out [N, F] f32, row_ids i32 [N], p in [0, 1); and the CSR form (row_ids
+// [a.rows], values_out f32 [nnz]). Return N and F (the CSR form: rows and nnz).
+RowDims check_dropout_keyed(const Tensor& x, const Tensor& src, const Tensor& row_ids, float p, const Tensor& out);
+RowDims check_dropout_keyed_csr(const Csr& a, const Tensor& row_ids, float p, const Tensor& values_out);
 SpmmShape check_spmm(const Csr& a, const Tensor& x, const Tensor& out, const Tensor& edge_values, bool transposed,
                      const char* fn);
 
-#ifdef __CUDACC__
-#define MLSYS_HD __host__ __device__
-#else
-#define MLSYS_HD
-#endif
-// Counter-based hash used by dropout (splitmix64 finalizer); identical on every backend.
-MLSYS_HD inline uint64_t mix64(uint64_t z) {
+// Counter-based hash used by dropout (one splitmix64 step, as mlsys::splitmix64_step); identical on
+// every backend.
+MLSYS_HD uint64_t mix64(uint64_t z) {
   z += 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
-MLSYS_HD inline float uniform_from(uint64_t seed, uint64_t i) {
+MLSYS_HD float uniform_from(uint64_t seed, uint64_t i) {
   return static_cast<float>(mix64(seed * 0xd1342543de82ef95ull + i) >> 40) * (1.0f / 16777216.0f);
+}
+
+// Keyed (partition-invariant) dropout: the draws depend on (seed, row id, column), never on where
+// the row lies in a tensor, so every worker holding a node draws its mask alike.
+//   dense: row key = high 32 bits of derive_seed(seed, id); keep column c when
+//          (quant::rng_bits(key, c) >> 8) >= threshold, threshold = floor(p * 2^24) (24-bit uniform)
+//   CSR:   keep nonzero (id, c) when the 53-bit uniform of derive_seed(seed, id, c) is >= p
+// derive_key(seed, tag) is mlsys::derive_seed(seed, tag) (core/util/random.hpp) for host and device.
+MLSYS_HD uint64_t derive_key(uint64_t seed, uint64_t tag) { return mix64(seed ^ mix64(tag)); }
+MLSYS_HD uint32_t keyed_threshold(float p) { return static_cast<uint32_t>(static_cast<double>(p) * 16777216.0); }
+MLSYS_HD uint32_t keyed_row_key(uint64_t seed, int64_t id) {
+  return static_cast<uint32_t>(derive_key(seed, static_cast<uint64_t>(id)) >> 32);
+}
+MLSYS_HD bool keyed_keep(uint32_t row_key, int64_t c, uint32_t threshold) {
+  return (quant::rng_bits(row_key, static_cast<uint32_t>(c)) >> 8) >= threshold;
+}
+MLSYS_HD bool keyed_keep_nonzero(uint64_t seed, int64_t id, int64_t c, float p) {
+  const uint64_t key = derive_key(derive_key(seed, static_cast<uint64_t>(id)), static_cast<uint64_t>(c));
+  return static_cast<double>(key >> 11) * 0x1.0p-53 >= p;
 }
 
 }  // namespace mlsys::kernels::detail

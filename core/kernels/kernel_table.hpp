@@ -20,7 +20,8 @@
   X(dropout_backward) X(row_sum) X(row_max) X(col_sum) X(sum_all) X(sum_squares) X(count_correct)              \
   X(log_softmax) X(log_softmax_backward) X(nll_loss) X(cross_entropy) X(cosine_similarity_loss) X(layer_norm)  \
   X(layer_norm_backward) X(conv2d) X(conv2d_backward) X(max_pool2d) X(max_pool2d_backward) X(avg_pool2d)       \
-  X(avg_pool2d_backward) X(sgd_step) X(adam_step) X(l2_normalize_rows) X(l2_normalize_rows_backward)
+  X(avg_pool2d_backward) X(sgd_step) X(adam_step) X(l2_normalize_rows) X(l2_normalize_rows_backward)           \
+  X(dropout_keyed) X(dropout_keyed_csr)
 
 namespace mlsys::kernels {
 

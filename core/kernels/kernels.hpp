@@ -52,4 +52,9 @@ float dropout_uniform(uint64_t seed, uint64_t i);
 
 #include "core/kernels/kernels.inc"
 
+// `a` on ctx's device in the layout that device's spmm_t reads: the host kernel scatters from the
+// CSR itself (a transposed copy would take twice the input's memory); a device kernel reads the
+// cached transpose (it would otherwise add with atomics, in no fixed order).
+Csr for_spmm_t(DeviceContext& ctx, const Csr& a);
+
 }  // namespace mlsys::kernels

@@ -59,13 +59,15 @@ DeviceContext::~DeviceContext() {
   backend_->close(device_.index, handles_);
 }
 
-std::unique_ptr<DeviceContext> DeviceContext::from_options(const DeviceOptions& opts, int local_rank) {
+std::unique_ptr<DeviceContext> DeviceContext::from_options(const DeviceOptions& opts, int local_rank,
+                                                           std::string pool_name) {
   auto mb = [](double v) { return static_cast<uint64_t>(v * 1024.0 * 1024.0); };
-  if (opts.type == "cpu") return std::make_unique<DeviceContext>(Device::cpu(), mb(opts.host_pool_limit_mb));
+  if (opts.type == "cpu") return std::make_unique<DeviceContext>(Device::cpu(), mb(opts.host_pool_limit_mb), std::move(pool_name));
   if (opts.type != "cuda") throw ConfigError("device.type must be cpu or cuda, got '" + opts.type + "'");
   device_backend(Device::Kind::cuda);  // a ConfigError with the reason before any host state changes
   cpu_context().pool().set_limit(mb(opts.host_pool_limit_mb));
-  return std::make_unique<DeviceContext>(Device::cuda(opts.index + local_rank), mb(opts.device_pool_limit_mb));
+  return std::make_unique<DeviceContext>(Device::cuda(opts.index + local_rank), mb(opts.device_pool_limit_mb),
+                                         std::move(pool_name));
 }
 
 void DeviceContext::synchronize() const { backend_->synchronize(device_.index, handles_.stream); }

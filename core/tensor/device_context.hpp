@@ -33,7 +33,9 @@ class DeviceContext {
 
   // From the `device:` config section. `local_rank` is added to device.index for CUDA so ranks
   // that share a node use different GPUs. For CUDA, host_pool_limit_mb is applied to cpu_context().
-  static std::unique_ptr<DeviceContext> from_options(const DeviceOptions& opts, int local_rank = 0);
+  // The one place a `device.type` becomes a device: commands call it instead of branching on the type.
+  static std::unique_ptr<DeviceContext> from_options(const DeviceOptions& opts, int local_rank = 0,
+                                                     std::string pool_name = "");
 
   Device device() const { return device_; }
   bool is_cuda() const { return device_.is_cuda(); }

@@ -17,13 +17,9 @@ namespace mlsys::dataopt {
 namespace fs = std::filesystem;
 
 std::unique_ptr<DeviceContext> Setup::context(const std::string& name) const {
-  auto mb = [](double v) { return static_cast<uint64_t>(v * 1048576.0); };
-  if (device.type == "cpu") return std::make_unique<DeviceContext>(Device::cpu(), mb(device.host_pool_limit_mb), name);
-  if (device.type != "cuda") throw ConfigError("device.type must be cpu or cuda, got '" + device.type + "'");
-  cpu_context().pool().set_limit(mb(device.host_pool_limit_mb));  // host staging (batches, probes)
-  // One GPU per MPI process of a node (as train-gnn: device.index + the launcher rank).
-  return std::make_unique<DeviceContext>(Device::cuda(device.index + std::max(0, launcher_rank())),
-                                         mb(device.device_pool_limit_mb), name);
+  // One GPU per MPI process of a node (as train-gnn: device.index + the launcher rank); on cuda the
+  // host pool limit applies to the host staging context (batches, probes).
+  return DeviceContext::from_options(device, std::max(0, launcher_rank()), name);
 }
 
 OneMathThread::OneMathThread() : saved_(thread_count()) { set_thread_count(1); }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/comm/tensor_ops.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys::gnn {
@@ -18,8 +19,8 @@ std::vector<size_t> counts(const HaloPlan& plan, bool sending, size_t per_row = 
 
 }  // namespace
 
-Tensor fetch_halo_rows(comm::Communicator& c, const HaloPlan& plan, const Tensor& own) {
-  if (!own.device().is_cpu()) throw Error("fetch_halo_rows: host tensors only");
+Tensor fetch_halo_rows(comm::Communicator& c, DeviceContext& via, const HaloPlan& plan, const Tensor& own) {
+  if (own.device() != Device::cpu()) throw Error("fetch_halo_rows: the input rows must be a host tensor (assembled on the host)");
   const int64_t f = own.row_numel();
   std::vector<float> send(static_cast<size_t>(plan.total_send_rows() * f));
   size_t o = 0;
@@ -30,13 +31,13 @@ Tensor fetch_halo_rows(comm::Communicator& c, const HaloPlan& plan, const Tensor
     }
   Tensor halo = Tensor::empty({plan.num_halo(), f});
   const auto sc = counts(plan, true, static_cast<size_t>(f)), rc = counts(plan, false, static_cast<size_t>(f));
-  c.all_to_all_v(std::span<const float>(send), std::span<const size_t>(sc),
+  comm::all_to_all_v_host(c, via, std::span<const float>(send), std::span<const size_t>(sc),
                  std::span<float>(halo.data<float>(), static_cast<size_t>(halo.numel())), std::span<const size_t>(rc));
   return halo;
 }
 
-Csr fetch_halo_rows(comm::Communicator& c, const HaloPlan& plan, const Csr& own) {
-  if (!own.row_ptr.device().is_cpu()) throw Error("fetch_halo_rows: host CSR only");
+Csr fetch_halo_rows(comm::Communicator& c, DeviceContext& via, const HaloPlan& plan, const Csr& own) {
+  if (own.device() != Device::cpu()) throw Error("fetch_halo_rows: the input rows must be a host CSR (assembled on the host)");
   const int64_t* rp = own.row_ptr.data<int64_t>();
   const int32_t* col = own.col.data<int32_t>();
   const float* val = own.values.data<float>();
@@ -54,7 +55,7 @@ Csr fetch_halo_rows(comm::Communicator& c, const HaloPlan& plan, const Csr& own)
     }
   const auto sc = counts(plan, true), rc = counts(plan, false);
   std::vector<int64_t> nnz_recv(static_cast<size_t>(plan.num_halo()));
-  c.all_to_all_v(std::span<const int64_t>(nnz_send), std::span<const size_t>(sc), std::span<int64_t>(nnz_recv),
+  comm::all_to_all_v_host(c, via, std::span<const int64_t>(nnz_send), std::span<const size_t>(sc), std::span<int64_t>(nnz_recv),
                  std::span<const size_t>(rc));
   std::vector<size_t> entries_from(static_cast<size_t>(plan.parts), 0);
   std::vector<int64_t> hp(static_cast<size_t>(plan.num_halo()) + 1, 0);
@@ -65,9 +66,9 @@ Csr fetch_halo_rows(comm::Communicator& c, const HaloPlan& plan, const Csr& own)
     }
   std::vector<int32_t> hc(static_cast<size_t>(hp.back()));
   std::vector<float> hv(hc.size());
-  c.all_to_all_v(std::span<const int32_t>(col_send), std::span<const size_t>(entries_to), std::span<int32_t>(hc),
+  comm::all_to_all_v_host(c, via, std::span<const int32_t>(col_send), std::span<const size_t>(entries_to), std::span<int32_t>(hc),
                  std::span<const size_t>(entries_from));
-  c.all_to_all_v(std::span<const float>(val_send), std::span<const size_t>(entries_to), std::span<float>(hv),
+  comm::all_to_all_v_host(c, via, std::span<const float>(val_send), std::span<const size_t>(entries_to), std::span<float>(hv),
                  std::span<const size_t>(entries_from));
   return Csr::from_arrays(plan.num_halo(), own.cols, std::move(hp), std::move(hc), std::move(hv));
 }

@@ -8,8 +8,9 @@ LocalGraph build_local_graph(DeviceContext& ctx, const HaloPlan& plan, Adjacency
   LocalGraph lg;
   lg.owned = plan.num_owned();
   lg.local = plan.num_local();
-  lg.global_ids = plan.owned;
-  lg.global_ids.insert(lg.global_ids.end(), plan.halo.begin(), plan.halo.end());
+  std::vector<int32_t> ids = plan.owned;
+  ids.insert(ids.end(), plan.halo.begin(), plan.halo.end());
+  lg.global_ids = Tensor::from_vector(std::move(ids)).to(ctx);
   const int64_t n = lg.owned;
   const bool square = plan.parts == 1;
   if (which == Adjacency::gcn || which == Adjacency::attention) {

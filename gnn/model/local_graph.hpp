@@ -6,6 +6,7 @@
 
 #include "core/tensor/csr.hpp"
 #include "core/tensor/device_context.hpp"
+#include "core/tensor/tensor.hpp"
 #include "gnn/halo/halo_plan.hpp"
 
 namespace mlsys::gnn {
@@ -20,7 +21,9 @@ enum class Adjacency {
 struct LocalGraph {
   int64_t owned = 0, local = 0;
   Csr adj;  // the one adjacency the architecture needs
-  std::vector<int32_t> global_ids;  // of the local rows, owned then halo (dropout streams are keyed by global id)
+  // i32 [local], on the worker's device: the global id of each local row, owned then halo (the
+  // keyed dropout's row ids: a node's mask follows its global id, not the worker holding it).
+  Tensor global_ids;
 };
 
 LocalGraph build_local_graph(DeviceContext& ctx, const HaloPlan& plan, Adjacency which);

@@ -1,5 +1,6 @@
 #include "gnn/train/evaluate.hpp"
 
+#include "core/comm/tensor_ops.hpp"
 #include "core/kernels/kernels.hpp"
 
 namespace mlsys::gnn {
@@ -8,7 +9,7 @@ namespace {
 
 // F1-micro of each split, predicting a class when its logit is > 0: per split the true positives,
 // false positives and false negatives, summed over workers.
-std::array<double, 3> f1_micro(comm::Communicator& c, const Graph& g, const HaloPlan& plan, const WorkerInputs& in,
+std::array<double, 3> f1_micro(comm::Communicator& c, DeviceContext& ctx, const Graph& g, const HaloPlan& plan, const WorkerInputs& in,
                                const Tensor& logits) {
   const int64_t own = plan.num_owned(), classes = g.num_classes;
   int64_t counts[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -24,7 +25,7 @@ std::array<double, 3> f1_micro(comm::Communicator& c, const Graph& g, const Halo
         counts[3 * sp + 2] += !pred && truth;
       }
     }
-  if (c.size() > 1) c.all_reduce(counts, 9, DType::i64);
+  if (c.size() > 1) comm::all_reduce_host(c, ctx, counts, 9, DType::i64);
   std::array<double, 3> out;
   for (int i = 0; i < 3; ++i) {
     const int64_t denom = 2 * counts[3 * i] + counts[3 * i + 1] + counts[3 * i + 2];
@@ -36,7 +37,7 @@ std::array<double, 3> f1_micro(comm::Communicator& c, const Graph& g, const Halo
 std::array<double, 3> accuracy(comm::Communicator& c, DeviceContext& ctx, const WorkerInputs& in, const Tensor& logits) {
   int64_t correct[3];
   for (int i = 0; i < 3; ++i) correct[i] = kernels::count_correct(ctx, logits, in.labels, in.mask_t[i]);
-  if (c.size() > 1) c.all_reduce(correct, 3, DType::i64);
+  if (c.size() > 1) comm::all_reduce_host(c, ctx, correct, 3, DType::i64);
   std::array<double, 3> out;
   for (int i = 0; i < 3; ++i) out[i] = in.total[i] ? double(correct[i]) / double(in.total[i]) : -1;
   return out;
@@ -46,7 +47,7 @@ std::array<double, 3> accuracy(comm::Communicator& c, DeviceContext& ctx, const 
 
 std::array<double, 3> split_scores(comm::Communicator& c, DeviceContext& ctx, const Graph& g, const HaloPlan& plan,
                                    const WorkerInputs& in, const Tensor& logits) {
-  return in.multi ? f1_micro(c, g, plan, in, logits) : accuracy(c, ctx, in, logits);
+  return in.multi ? f1_micro(c, ctx, g, plan, in, logits) : accuracy(c, ctx, in, logits);
 }
 
 }  // namespace mlsys::gnn

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/comm/tensor_ops.hpp"
 #include "core/kernels/kernels.hpp"
 #include "core/util/error.hpp"
 #include "gnn/halo/input_halo.hpp"
@@ -77,11 +78,6 @@ Rows gather_rows(const Graph& g, const std::vector<int32_t>& ids, bool normalize
   }
   return r;
 }
-
-// The layer-0 input on ctx's device. Its backward takes X^T G: the host kernel scatters without a
-// transposed copy (which would take twice the input's memory), a device reads the cached
-// transpose (its kernel would otherwise add with atomics, in no fixed order).
-Csr input_on(DeviceContext& ctx, const Csr& x) { return ctx.device().is_cpu() ? x : x.with_transpose().to(ctx); }
 
 // Mostly-zero dense features (bag of words) become a CSR: layer 0 then costs O(nnz), not O(N F).
 // Returns an empty CSR when the input is dense enough.
@@ -165,8 +161,10 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   const int64_t own = plan.num_owned(), f = g.feature_dim;
   const bool exchanging = plan.parts > 1;
   const bool need_halo = exchanging && (how.precompute || how.cache_input);
-  // One worker on the host reads a dense (possibly memory-mapped) feature matrix in place.
-  const bool in_place = !exchanging && !how.normalize && ctx.device().is_cpu() && !g.sparse_features();
+  // One worker reads a dense (possibly memory-mapped) feature matrix in place: its rows are the
+  // graph's, in order. The host tensor wrapping it is the input on the host (.to(ctx) below keeps
+  // it) and the source of the one upload on a device.
+  const bool in_place = !exchanging && !how.normalize && !g.sparse_features();
   Rows x;
   if (in_place) {
     x.dense = Tensor::wrap(const_cast<float*>(g.features.data()), {own, f}, DType::f32);
@@ -175,8 +173,8 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   }
   if (need_halo) {
     // Collective: every rank fetches (all ranks hold the same settings).
-    if (x.is_sparse()) x.sparse = stack_rows(x.sparse, with_values(fetch_halo_rows(c, plan, x.sparse)));
-    else x.dense = stack_rows(x.dense, fetch_halo_rows(c, plan, x.dense));
+    if (x.is_sparse()) x.sparse = stack_rows(x.sparse, with_values(fetch_halo_rows(c, ctx, plan, x.sparse)));
+    else x.dense = stack_rows(x.dense, fetch_halo_rows(c, ctx, plan, x.dense));
   }
   // Only the rows gathered above (or A_hat X) are read from now on.
   if (how.alone && !in_place) g.features.release_pages();
@@ -187,7 +185,7 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   }
   if (how.precompute) {
     if (x.is_sparse()) {
-      in.x_sparse = input_on(ctx, aggregate_sparse(lg.adj, x.sparse));
+      in.x_sparse = k::for_spmm_t(ctx, aggregate_sparse(lg.adj, x.sparse));
     } else {
       in.x = Tensor::empty({own, f}, DType::f32, ctx);
       k::spmm(ctx, lg.adj, x.dense.to(ctx), in.x);
@@ -197,7 +195,7 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   }
   in.local_input = need_halo;
   if (x.is_sparse() && how.sparse_ok) {
-    in.x_sparse = input_on(ctx, x.sparse);
+    in.x_sparse = k::for_spmm_t(ctx, x.sparse);
     return;
   }
   Tensor dense = x.is_sparse() ? Tensor() : x.dense;
@@ -208,10 +206,12 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
       for (int64_t e = rp[r]; e < rp[r + 1]; ++e)
         dense.data<float>()[r * f + x.sparse.col.data<int32_t>()[e]] = x.sparse.values.data<float>()[e];
   }
-  if (ctx.device().is_cpu() && how.sparse_ok && dense.rows() > 0) {
+  // Mostly-zero dense features take layer 0's sparse path on every device (both backends multiply a
+  // CSR input, as they do for natively sparse features): O(nnz) work and upload instead of O(N F).
+  if (how.sparse_ok && dense.rows() > 0) {
     Csr s = sparse_if_mostly_zero(dense);
     if (s.rows) {
-      in.x_sparse = s;
+      in.x_sparse = k::for_spmm_t(ctx, s);
       return;
     }
   }
@@ -247,7 +247,10 @@ void load_labels(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, co
     in.pair_select = Tensor::from_vector(std::vector<float>{0.0f, 1.0f}, {1, 2}).to(ctx);
   }
   for (int i = 0; i < 3; ++i) in.mask_t[i] = Tensor::from_vector(in.mask[i]).to(ctx);
-  for (int i = 0; i < 3; ++i) in.total[i] = c.all_reduce_value<int64_t>(in.local[i]);
+  for (int i = 0; i < 3; ++i) {  // one value at a time, as the modeled link time has always counted them
+    in.total[i] = in.local[i];
+    comm::all_reduce_host(c, ctx, &in.total[i], 1, DType::i64);
+  }
   if (in.total[0] == 0) throw InputError("the graph has no labeled training nodes");
 }
 

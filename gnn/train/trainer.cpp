@@ -9,6 +9,7 @@
 
 #include "core/comm/factory.hpp"
 #include "core/comm/progress_engine.hpp"
+#include "core/comm/tensor_ops.hpp"
 #include "core/kernels/kernels.hpp"
 #include "core/log/log.hpp"
 #include "core/log/progress.hpp"
@@ -46,18 +47,14 @@ void check_bits(int b, const char* key) {
 }
 
 // Starts summing a tensor across ranks in fp32 on the communication thread: in place when the
-// communicator takes the tensor's memory, else through a host copy (Communicator::accepts). Urgent:
-// the worker waits on it at once, while pipelined halos posted before it are needed an epoch later.
+// communicator takes the tensor's memory, else through a host copy (comm::iall_reduce decides by
+// Communicator::accepts). Urgent: the worker waits on it at once, while pipelined halos posted
+// before it are needed an epoch later.
 comm::Ticket all_reduce_tensor(comm::ProgressEngine& e, DeviceContext& ctx, const Tensor& t) {
-  const bool staged = !e.comm().accepts(t.device());
-  Tensor buf = t;
   return e.submit({"gradient all_reduce",
-                   [t, buf, staged, &ctx](comm::Communicator& c) mutable {
+                   [t, &ctx](comm::Communicator& c) {
                      ctx.synchronize();  // the backward kernels that wrote t are done
-                     if (staged) buf = t.to(cpu_context());
-                     comm::Request r = c.iall_reduce(buf.raw(), static_cast<size_t>(buf.numel()), DType::f32);
-                     if (staged) r.then([t, buf] { t.copy_from(buf); });
-                     return r;
+                     return comm::iall_reduce(c, t);
                    },
                    {},
                    comm::kPriorityUrgent});
@@ -117,11 +114,7 @@ class Worker {
   // ---- setup ----
   void open_device() {
     omp_set_num_threads(threads_);
-    if (s_.device.type == "cpu")
-      dctx_ = std::make_unique<DeviceContext>(Device::cpu(), static_cast<uint64_t>(s_.device.host_pool_limit_mb * 1048576.0),
-                                              fmt::format("gnn.rank{}", rank_));
-    else
-      dctx_ = DeviceContext::from_options(s_.device, in_process_ ? 0 : rank_);
+    dctx_ = DeviceContext::from_options(s_.device, in_process_ ? 0 : rank_, fmt::format("gnn.rank{}", rank_));
   }
 
   // The halo plan, local adjacency and inputs of this rank's partition.
@@ -276,8 +269,8 @@ class Worker {
     double maxes[2] = {epoch_s, RunContext::stop_requested() ? 1.0 : 0.0};
     if (parts_ > 1)
       engine_->call("epoch record", [&](comm::Communicator& c) {
-        c.all_reduce(sums, 10, DType::f64);
-        c.all_reduce(maxes, 2, DType::f64, comm::ReduceOp::max);
+        comm::all_reduce_host(c, *dctx_, sums, 10, DType::f64);
+        comm::all_reduce_host(c, *dctx_, maxes, 2, DType::f64, comm::ReduceOp::max);
       });
     rec.loss = sums[0];
     rec.mean.compute_s = sums[1] / parts_;

@@ -46,6 +46,13 @@ inline TrainSetup quick_setup(int parts, int epochs) {
   return s;
 }
 
+// The per-epoch training losses of a run.
+inline std::vector<double> losses(const TrainResult& r) {
+  std::vector<double> v;
+  for (const auto& e : r.epochs) v.push_back(e.loss);
+  return v;
+}
+
 inline std::vector<int32_t> parts_of(const Graph& g, int parts, const std::string& name = "metis", uint64_t seed = 1) {
   PartitionParams pp;
   pp.parts = parts;

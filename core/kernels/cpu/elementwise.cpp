@@ -141,4 +141,53 @@ void dropout_backward(DeviceContext&, const Tensor& g, const Tensor& mask, float
   for (int64_t i = 0; i < n; ++i) op[i] = mp[i] ? gp[i] * inv : 0.f;
 }
 
+namespace {
+// One row of f values of the keyed dropout. Written so the compiler vectorizes the hash (AVX-512 /
+// AVX2 clones picked at run time; the build itself targets baseline x86-64).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void keyed_row(const float* x, const float* src, float* y,
+                                                                             int64_t f, uint32_t key,
+                                                                             uint32_t threshold, float scale) {
+  for (int64_t c = 0; c < f; ++c) {
+    const bool keep = (x[c] != 0.0f) & keyed_keep(key, c, threshold);
+    y[c] = keep ? src[c] * scale : 0.0f;
+  }
+}
+
+template <class Col>
+void keyed_csr(const Csr& a, const int32_t* ids, float p, uint64_t seed, float* out) {
+  const int64_t* rp = a.row_ptr.data<int64_t>();
+  const Col* col = a.col.data<Col>();
+  const float* v = a.values.data<float>();
+  const float scale = 1.0f / (1.0f - p);
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < a.rows; ++r)
+    for (int64_t e = rp[r]; e < rp[r + 1]; ++e)
+      out[e] = keyed_keep_nonzero(seed, ids[r], static_cast<int64_t>(col[e]), p) ? v[e] * scale : 0.0f;
+}
+}  // namespace
+
+void dropout_keyed(DeviceContext&, const Tensor& x, const Tensor& src, const Tensor& ids, float p, uint64_t seed,
+                   const Tensor& out) {
+  const RowDims d = check_dropout_keyed(x, src, ids, p, out);
+  if (d.n * d.f == 0) return;
+  const float* xp = x.data<float>();
+  const float* sp = src.data<float>();
+  const int32_t* id = ids.data<int32_t>();
+  float* op = out.data<float>();
+  const float scale = 1.0f / (1.0f - p);
+  const uint32_t threshold = keyed_threshold(p);
+  const int64_t f = d.f;
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < d.n; ++r)
+    keyed_row(xp + r * f, sp + r * f, op + r * f, f, keyed_row_key(seed, id[r]), threshold, scale);
+}
+
+void dropout_keyed_csr(DeviceContext&, const Csr& a, const Tensor& ids, float p, uint64_t seed,
+                       const Tensor& values_out) {
+  check_dropout_keyed_csr(a, ids, p, values_out);
+  if (a.nnz() == 0) return;
+  if (a.col.dtype() == DType::i64) keyed_csr<int64_t>(a, ids.data<int32_t>(), p, seed, values_out.data<float>());
+  else keyed_csr<int32_t>(a, ids.data<int32_t>(), p, seed, values_out.data<float>());
+}
+
 }  // namespace mlsys::kernels::cpu

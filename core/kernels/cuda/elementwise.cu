@@ -133,6 +133,51 @@ void dropout_backward(DeviceContext& ctx, const Tensor& g, const Tensor& mask, f
   check_launch("dropout_backward");
 }
 
+namespace {
+__global__ void dropout_keyed_kernel(const float* x, const float* src, const int32_t* ids, float* out, int64_t n,
+                                     int64_t f, uint32_t threshold, float scale, uint64_t seed) {
+  MLSYS_GRID_STRIDE(i, n * f) {
+    const int64_t r = i / f, c = i - r * f;
+    const bool keep = x[i] != 0.0f && keyed_keep(keyed_row_key(seed, ids[r]), c, threshold);
+    out[i] = keep ? src[i] * scale : 0.0f;
+  }
+}
+template <class Col>
+__global__ void dropout_keyed_csr_kernel(const int64_t* rp, const Col* col, const float* v, const int32_t* ids,
+                                         float* out, int64_t rows, float p, float scale, uint64_t seed) {
+  MLSYS_GRID_STRIDE(r, rows) {
+    for (int64_t e = rp[r]; e < rp[r + 1]; ++e)
+      out[e] = keyed_keep_nonzero(seed, ids[r], static_cast<int64_t>(col[e]), p) ? v[e] * scale : 0.0f;
+  }
+}
+}  // namespace
+
+void dropout_keyed(DeviceContext& ctx, const Tensor& x, const Tensor& src, const Tensor& ids, float p, uint64_t seed,
+                   const Tensor& out) {
+  const RowDims d = check_dropout_keyed(x, src, ids, p, out);
+  if (d.n * d.f == 0) return;
+  dropout_keyed_kernel<<<blocks_for(d.n * d.f), kThreads, 0, stream_of(ctx)>>>(
+      x.data<float>(), src.data<float>(), ids.data<int32_t>(), out.data<float>(), d.n, d.f, keyed_threshold(p),
+      1.0f / (1.0f - p), seed);
+  check_launch("dropout_keyed");
+}
+
+void dropout_keyed_csr(DeviceContext& ctx, const Csr& a, const Tensor& ids, float p, uint64_t seed,
+                       const Tensor& values_out) {
+  check_dropout_keyed_csr(a, ids, p, values_out);
+  if (a.nnz() == 0) return;
+  const float scale = 1.0f / (1.0f - p);
+  if (a.col.dtype() == DType::i64)
+    dropout_keyed_csr_kernel<<<blocks_for(a.rows), kThreads, 0, stream_of(ctx)>>>(
+        a.row_ptr.data<int64_t>(), a.col.data<int64_t>(), a.values.data<float>(), ids.data<int32_t>(),
+        values_out.data<float>(), a.rows, p, scale, seed);
+  else
+    dropout_keyed_csr_kernel<<<blocks_for(a.rows), kThreads, 0, stream_of(ctx)>>>(
+        a.row_ptr.data<int64_t>(), a.col.data<int32_t>(), a.values.data<float>(), ids.data<int32_t>(),
+        values_out.data<float>(), a.rows, p, scale, seed);
+  check_launch("dropout_keyed_csr");
+}
+
 // ---------------- reductions ----------------
 namespace {
 __global__ void row_reduce_kernel(const float* x, float* out, int64_t n, int64_t f, bool max) {

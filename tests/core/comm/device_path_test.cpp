@@ -151,3 +151,44 @@ TEST_CASE("comm/device path: a codec whose kernels do not run where the data is 
   }
   CHECK(err.find("quant::params_for(ctx)") != std::string::npos);
 }
+
+TEST_CASE("comm/device path: host values (counts, records, an input halo) reach a device-only communicator through the rank's device") {
+  test::EmulatedDevice emulated;
+  CommOptions opts;
+  opts.timeout_s = 30;
+  for (bool device_memory : {false, true}) {
+    CAPTURE(device_memory);
+    const int n = 3;
+    std::vector<int> checked(n, 0);
+    std::vector<std::string> errors(n);
+    CHECK_NOTHROW(comm::run_inproc(n, opts, [&](comm::Communicator& inner) {
+      const int me = inner.rank();
+      DeviceContext ctx(Device::cuda(me % 2));
+      CheckedComm c(inner, device_memory);
+      int64_t v[2] = {me + 1, 10 * (me + 1)};
+      comm::all_reduce_host(c, ctx, v, 2, DType::i64);
+      double m = me;
+      comm::all_reduce_host(c, ctx, &m, 1, DType::f64, comm::ReduceOp::max);
+      // Rank r sends p + 1 values r*100 + p to rank p.
+      std::vector<size_t> sc, rc;
+      std::vector<float> send;
+      for (int p = 0; p < n; ++p) {
+        sc.push_back(size_t(p + 1));
+        rc.push_back(size_t(me + 1));
+        for (int i = 0; i <= p; ++i) send.push_back(float(me * 100 + p));
+      }
+      std::vector<float> recv(size_t(n * (me + 1)), -1.f);
+      comm::all_to_all_v_host(c, ctx, std::span<const float>(send), std::span<const size_t>(sc), std::span<float>(recv),
+                              std::span<const size_t>(rc));
+      std::vector<float> want;
+      for (int q = 0; q < n; ++q)
+        for (int i = 0; i <= me; ++i) want.push_back(float(q * 100 + me));
+      if (v[0] != 6 || v[1] != 60 || m != n - 1 || recv != want) errors[size_t(me)] = "wrong values";
+      checked[size_t(me)] = c.buffers_checked;
+    }));
+    for (int r = 0; r < n; ++r) {
+      CHECK(errors[size_t(r)].empty());
+      CHECK(checked[size_t(r)] >= 4);  // every buffer was in memory the communicator takes
+    }
+  }
+}

@@ -2,6 +2,8 @@
 #include <limits>
 
 #include "core/kernels/kernels.hpp"
+#include "core/quant/rng.hpp"
+#include "core/util/random.hpp"
 #include "tests/core/kernels/backend_test.hpp"
 
 using namespace mlsys;
@@ -61,6 +63,81 @@ BACKEND_TEST("dropout is seeded, keeps about 1-p, and its backward uses the mask
   kernels::dropout_backward(ctx, g, mask, p, gi);
   std::vector<float> gh = host(g), gih = host(gi);
   for (size_t i = 0; i < 1000; ++i) CHECK(gih[i] == doctest::Approx(m[i] ? gh[i] / 0.7f : 0.f));
+}
+
+// The keyed dropout's definition, written out from the shared homes (mlsys::derive_seed and the
+// quantizer's counter hash), so every backend is held to the same bits as graph dropout's.
+namespace {
+bool keyed_ref(uint64_t seed, int32_t id, int64_t c, float p) {
+  const auto key = static_cast<uint32_t>(derive_seed(seed, static_cast<uint64_t>(id)) >> 32);
+  return (quant::rng_bits(key, static_cast<uint32_t>(c)) >> 8) >= static_cast<uint32_t>(static_cast<double>(p) * 16777216.0);
+}
+bool keyed_csr_ref(uint64_t seed, int32_t id, int64_t c, float p) {
+  const uint64_t key = derive_seed(seed, static_cast<uint64_t>(id), static_cast<uint64_t>(c));
+  return static_cast<double>(key >> 11) * 0x1.0p-53 >= p;
+}
+}  // namespace
+
+BACKEND_TEST("keyed dropout: the mask follows (seed, row id, column), the same bits as the reference on every backend") {
+  const float p = 0.4f;
+  const uint64_t seed = 77;
+  for (auto [n, f] : {std::pair<int64_t, int64_t>{0, 5}, {1, 1}, {37, 129}, {300, 64}}) {
+    CAPTURE(n); CAPTURE(f);
+    Tensor x = rand_tensor({n, f}, 11), g = rand_tensor({n, f}, 12);
+    std::vector<float> xh = host(x), gh = host(g);
+    for (int64_t i = 0; i < n * f; i += 7) xh[static_cast<size_t>(i)] = 0.f;  // zero inputs count as dropped
+    x = Tensor::from_vector(xh, {n, f});
+    std::vector<int32_t> ids(static_cast<size_t>(n));
+    for (int64_t r = 0; r < n; ++r) ids[static_cast<size_t>(r)] = static_cast<int32_t>((r * 7919 + 13) % 100003);
+    Tensor idt = Tensor::from_vector(ids).to(ctx), xd = x.to(ctx), gd = g.to(ctx);
+    Tensor out = Tensor::empty({n, f}, DType::f32, ctx);
+    kernels::dropout_keyed(ctx, xd, xd, idt, p, seed, out);
+    kernels::dropout_keyed(ctx, xd, gd, idt, p, seed, gd);  // in place on the gradient
+    std::vector<float> o = host(out), go = host(gd);
+    const float scale = 1.0f / (1.0f - p);
+    int64_t kept = 0, nonzero = 0;
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < f; ++c) {
+        const size_t i = static_cast<size_t>(r * f + c);
+        const bool keep = xh[i] != 0.f && keyed_ref(seed, ids[static_cast<size_t>(r)], c, p);
+        REQUIRE(o[i] == (keep ? xh[i] * scale : 0.f));  // bit-exact, not approximate
+        REQUIRE(go[i] == (keep ? gh[i] * scale : 0.f));
+        kept += keep;
+        nonzero += xh[i] != 0.f;
+      }
+    if (nonzero > 5000) CHECK(std::abs(static_cast<double>(kept) / static_cast<double>(nonzero) - 0.6) < 0.03);
+    // A row's mask moves with its id, not its position: the rows reversed give the rows' masks reversed.
+    if (n > 1) {
+      std::vector<float> xr(xh.size());
+      std::vector<int32_t> idr(ids.rbegin(), ids.rend());
+      for (int64_t r = 0; r < n; ++r)
+        std::copy_n(xh.begin() + (n - 1 - r) * f, f, xr.begin() + r * f);
+      Tensor xrd = Tensor::from_vector(xr, {n, f}).to(ctx), outr = Tensor::empty({n, f}, DType::f32, ctx);
+      kernels::dropout_keyed(ctx, xrd, xrd, Tensor::from_vector(idr).to(ctx), p, seed, outr);
+      std::vector<float> orv = host(outr);
+      for (int64_t r = 0; r < n; ++r)
+        CHECK(std::equal(orv.begin() + r * f, orv.begin() + (r + 1) * f, o.begin() + (n - 1 - r) * f));
+    }
+  }
+  // The CSR form drops nonzeros by (seed, row id, column).
+  std::vector<int64_t> rp{0, 2, 2, 5};
+  std::vector<int32_t> col{0, 3, 1, 2, 4};
+  std::vector<float> val{1.f, -2.f, 3.f, 4.f, 5.f};
+  Csr a = Csr::from_arrays(3, 5, rp, col, val).to(ctx);
+  const std::vector<int32_t> ids{5, 9, 2};
+  for (uint64_t s = 0; s < 20; ++s) {
+    Tensor vo = Tensor::empty({5}, DType::f32, ctx);
+    kernels::dropout_keyed_csr(ctx, a, Tensor::from_vector(ids).to(ctx), p, s, vo);
+    std::vector<float> v = host(vo);
+    for (int64_t r = 0; r < 3; ++r)
+      for (int64_t e = rp[static_cast<size_t>(r)]; e < rp[static_cast<size_t>(r) + 1]; ++e) {
+        const size_t i = static_cast<size_t>(e);
+        REQUIRE(v[i] == (keyed_csr_ref(s, ids[static_cast<size_t>(r)], col[i], p) ? val[i] * (1.0f / (1.0f - p)) : 0.f));
+      }
+  }
+  Tensor bad = Tensor::empty({3}, DType::f32, ctx);
+  CHECK_THROWS(kernels::dropout_keyed_csr(ctx, a, Tensor::from_vector(ids).to(ctx), 1.0f, 1, Tensor::empty({5}, DType::f32, ctx)));
+  CHECK_THROWS(kernels::dropout_keyed_csr(ctx, a, Tensor::from_vector(ids).to(ctx), p, 1, bad));
 }
 
 BACKEND_TEST("row and column reductions, row vectors and accuracy counts") {

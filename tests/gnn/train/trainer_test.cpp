@@ -9,12 +9,6 @@ using namespace mlsys;
 using namespace mlsys::gnn;
 using namespace mlsys::gnn::gnntest;
 
-static std::vector<double> losses(const TrainResult& r) {
-  std::vector<double> v;
-  for (const auto& e : r.epochs) v.push_back(e.loss);
-  return v;
-}
-
 TEST_CASE("P workers at 32 bits without pipelining match one worker's loss curve to 1e-4") {
   Graph g = generate_sbm(small_sbm(800), 3);
   for (const std::string& arch : architecture_registry().names()) {  // every registered architecture
