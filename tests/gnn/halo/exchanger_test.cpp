@@ -27,11 +27,11 @@ Tensor owned_rows(const HaloPlan& plan, int e) {
   return t;
 }
 
-}  // namespace
-
-TEST_CASE("exchanger: fp32 forward fills halos, backward adds peers' gradients, stale epochs lag by one") {
+// Runs `fn(plan, engine)` on every rank of `parts` inproc workers over a random partition of a
+// 200-node SBM (each rank has halo rows).
+template <class Fn>
+void on_ranks(int parts, Fn fn) {
   Graph g = generate_sbm(gnntest::small_sbm(200), 6);
-  const int parts = 3;
   auto owner = gnntest::parts_of(g, parts, "random");
   CommOptions co;
   co.world_size = parts;
@@ -39,6 +39,15 @@ TEST_CASE("exchanger: fp32 forward fills halos, backward adds peers' gradients, 
     const HaloPlan plan = build_halo_plan(g, owner, parts, c.rank());
     REQUIRE(plan.num_halo() > 0);
     comm::ProgressEngine engine(c);
+    fn(plan, engine);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("exchanger: fp32 forward fills halos, backward adds peers' gradients, stale epochs lag by one") {
+  const int parts = 3;
+  on_ranks(parts, [&](const HaloPlan& plan, comm::ProgressEngine& engine) {
     Exchanger ex(engine, cpu_context(), plan, 5, HaloOptions{});
     HaloCounters counters;
     auto check_halo = [&](const Tensor& ext, int e) {
@@ -81,15 +90,7 @@ TEST_CASE("exchanger: fp32 forward fills halos, backward adds peers' gradients, 
 }
 
 TEST_CASE("exchanger smoothing: stale epochs use the moving average of arrivals, synchronous ones the exact rows") {
-  Graph g = generate_sbm(gnntest::small_sbm(200), 6);
-  const int parts = 2;
-  auto owner = gnntest::parts_of(g, parts, "random");
-  CommOptions co;
-  co.world_size = parts;
-  comm::run_ranks(co, [&](comm::Communicator& c) {
-    const HaloPlan plan = build_halo_plan(g, owner, parts, c.rank());
-    REQUIRE(plan.num_halo() > 0);
-    comm::ProgressEngine engine(c);
+  on_ranks(2, [&](const HaloPlan& plan, comm::ProgressEngine& engine) {
     HaloOptions o;
     o.smoothing = 0.75;
     Exchanger ex(engine, cpu_context(), plan, 5, o);
