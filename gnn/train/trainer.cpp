@@ -301,7 +301,7 @@ class Worker {
     std::array<double, 3> score{};
     engine_->call("evaluation scores", [&](comm::Communicator& c) {
       score = split_scores(c, *dctx_, g_, plan_, in_, out);
-      if (parts_ > 1) c.all_reduce(&loss, 1, DType::f64);
+      if (parts_ > 1) comm::all_reduce_host(c, *dctx_, &loss, 1, DType::f64);
     });
     rec.eval_loss = loss;
     rec.train_acc = score[0];
