@@ -1,5 +1,6 @@
 #include "core/comm/quantized.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include "core/comm/tensor_ops.hpp"
@@ -25,35 +26,48 @@ void check_codec(const quant::Codec& codec, const DeviceContext& ctx, const char
 
 // The wire bytes of one collective. They are encoded and decoded in ctx's memory; the
 // communicator gets that memory when it accepts it, else host copies of the encoded bytes (so
-// only compressed data crosses between device and host). Host wire buffers are plain vectors, not
-// pool blocks: the host path is the one it always was.
+// only compressed data crosses between device and host). With a passthrough codec (fp32) the
+// wire is the data: the communicator reads the source rows and writes the destination rows
+// (`send_as_is`, `recv_as_is`), which saves an encode and a decode pass per byte. Host buffers
+// are not zero-filled: every byte is written before it is read.
 class Wire {
  public:
-  Wire(Communicator& comm, DeviceContext& ctx, size_t send_bytes, size_t recv_bytes, const char* op)
-      : ctx_(ctx), on_host_(ctx.device().is_cpu()), staged_(needs_host_staging(comm, ctx.device(), op)) {
-    if (on_host_) {
-      host_send_.resize(send_bytes);
-      host_recv_.resize(recv_bytes);
-      return;
-    }
-    dev_send_ = Tensor::empty({int64_t(send_bytes)}, DType::u8, ctx);
-    dev_recv_ = Tensor::empty({int64_t(recv_bytes)}, DType::u8, ctx);
-    if (staged_) host_recv_.resize(recv_bytes);
+  Wire(Communicator& comm, DeviceContext& ctx, size_t send_bytes, size_t recv_bytes, const char* op,
+       const void* send_as_is = nullptr, void* recv_as_is = nullptr)
+      : ctx_(ctx),
+        on_host_(ctx.device().is_cpu()),
+        staged_(needs_host_staging(comm, ctx.device(), op)),
+        send_as_is_(send_as_is),
+        recv_as_is_(recv_as_is),
+        send_bytes_(send_bytes),
+        recv_bytes_(recv_bytes) {
+    const bool host_send = on_host_ ? !send_as_is : staged_;
+    const bool host_recv = on_host_ ? !recv_as_is : staged_;
+    if (host_send) host_send_ = std::make_unique_for_overwrite<uint8_t[]>(std::max<size_t>(1, send_bytes));
+    if (host_recv) host_recv_ = std::make_unique_for_overwrite<uint8_t[]>(std::max<size_t>(1, recv_bytes));
+    if (on_host_) return;
+    if (!send_as_is) dev_send_ = Tensor::empty({int64_t(send_bytes)}, DType::u8, ctx);
+    if (!recv_as_is) dev_recv_ = Tensor::empty({int64_t(recv_bytes)}, DType::u8, ctx);
   }
-  // Where the codec writes and reads (ctx's memory).
-  uint8_t* encode_out() { return on_host_ ? host_send_.data() : static_cast<uint8_t*>(dev_send_.raw()); }
-  const uint8_t* decode_in() { return on_host_ ? host_recv_.data() : static_cast<const uint8_t*>(dev_recv_.raw()); }
+  // Where the codec writes and reads (ctx's memory); not used for the as-is sides.
+  uint8_t* encode_out() { return on_host_ ? host_send_.get() : static_cast<uint8_t*>(dev_send_.raw()); }
+  const uint8_t* decode_in() { return on_host_ ? host_recv_.get() : static_cast<const uint8_t*>(dev_recv_.raw()); }
   // What the communicator sends from and receives into; call after encoding.
   const void* comm_send() {
-    if (on_host_ || !staged_) return encode_out();
-    host_send_.resize(dev_send_.nbytes());
-    copy_bytes(host_send_.data(), Device::cpu(), dev_send_.raw(), ctx_.device(), dev_send_.nbytes());
-    return host_send_.data();
+    const void* bytes = send_as_is_ ? send_as_is_ : (on_host_ ? host_send_.get() : dev_send_.raw());
+    if (on_host_ || !staged_) return bytes;
+    copy_bytes(host_send_.get(), Device::cpu(), bytes, ctx_.device(), send_bytes_);
+    return host_send_.get();
   }
-  void* comm_recv() { return on_host_ || staged_ ? host_recv_.data() : dev_recv_.raw(); }
-  // After the communicator finished: staged bytes go back to ctx's memory for decoding.
+  void* comm_recv() {
+    if (on_host_) return recv_as_is_ ? recv_as_is_ : host_recv_.get();
+    return staged_ ? host_recv_.get() : (recv_as_is_ ? recv_as_is_ : dev_recv_.raw());
+  }
+  // After the communicator finished: staged bytes go back to ctx's memory (for decoding, or the
+  // destination rows themselves).
   void received() {
-    if (!on_host_ && staged_) copy_bytes(dev_recv_.raw(), ctx_.device(), host_recv_.data(), Device::cpu(), host_recv_.size());
+    if (!on_host_ && staged_)
+      copy_bytes(recv_as_is_ ? recv_as_is_ : dev_recv_.raw(), ctx_.device(), host_recv_.get(), Device::cpu(), recv_bytes_);
   }
   // Decoding scratch in ctx's memory (host: a plain vector, like the wire buffers).
   Tensor scratch_floats(size_t count) const {
@@ -64,7 +78,10 @@ class Wire {
  private:
   DeviceContext& ctx_;
   bool on_host_, staged_;
-  std::vector<uint8_t> host_send_, host_recv_;
+  const void* send_as_is_;
+  void* recv_as_is_;
+  size_t send_bytes_, recv_bytes_;
+  std::unique_ptr<uint8_t[]> host_send_, host_recv_;
   Tensor dev_send_, dev_recv_;
 };
 
@@ -148,15 +165,22 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx,
     stotal += sbytes[p];
     rtotal += rbytes[p];
   }
-  auto wire = std::make_shared<Wire>(comm, ctx, stotal, rtotal, "all_to_all_v_quantized");
-  QuantizedRequest out;
   const float* src = rows_ptr(send);
+  // Passthrough: the blocks are the rows, back to back in peer order, as they lie in send and recv.
+  const bool as_is = codec.passthrough();
+  auto wire = std::make_shared<Wire>(comm, ctx, stotal, rtotal, "all_to_all_v_quantized", as_is ? src : nullptr,
+                                     as_is ? rows_ptr(recv) : nullptr);
+  QuantizedRequest out;
   size_t row = 0, off = 0;
   for (size_t p = 0; p < n; ++p) {
-    encode_block(codec, src + row * cols, send_rows[p], cols, o.range_values, block_seed(seed, int(me), int(p)),
-                 wire->encode_out() + off);
-    // Error feedback reads what the peers will decode.
-    if (o.sent) decode_block(codec, wire->encode_out() + off, send_rows[p], cols, o.range_values, o.sent + row * cols);
+    if (as_is) {
+      if (o.sent && send_rows[p]) copy_bytes(o.sent + row * cols, ctx.device(), src + row * cols, ctx.device(), sbytes[p]);
+    } else {
+      encode_block(codec, src + row * cols, send_rows[p], cols, o.range_values, block_seed(seed, int(me), int(p)),
+                   wire->encode_out() + off);
+      // Error feedback reads what the peers will decode.
+      if (o.sent) decode_block(codec, wire->encode_out() + off, send_rows[p], cols, o.range_values, o.sent + row * cols);
+    }
     if (p != me) {
       out.volume.raw_bytes += send_rows[p] * cols * sizeof(float);
       out.volume.wire_bytes += sbytes[p];
@@ -170,8 +194,9 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx,
   std::vector<size_t> rrows(recv_rows.begin(), recv_rows.end());
   const quant::Codec* c = &codec;
   const size_t rv = o.range_values;
-  out.request.then([wire, rrows, rbytes, recv, cols, rv, c] {
+  out.request.then([wire, rrows, rbytes, recv, cols, rv, c, as_is] {
     wire->received();
+    if (as_is) return;  // received into the rows themselves
     float* dst = rows_ptr(recv);
     size_t row = 0, off = 0;
     for (size_t p = 0; p < rrows.size(); ++p) {

@@ -79,6 +79,9 @@ class Codec {
   virtual bool stochastic() const { return false; }
   virtual bool lossless() const { return false; }
   virtual bool device() const { return false; }  // CUDA kernels exist (else Impl::cuda is refused)
+  // The wire bytes are the floats themselves (fp32): a collective may send from the source rows
+  // and receive into the destination rows, without an encode or decode pass over the data.
+  virtual bool passthrough() const { return false; }
   CodecTraits traits() const { return {bits(), stochastic(), lossless(), device()}; }
   virtual Impl impl() const = 0;
   // Exact size of encode(rows, cols) output in bytes.

@@ -85,58 +85,107 @@ Request InprocCommunicator::do_ibroadcast(void* data, size_t bytes, int root) {
 
 // Reduce-scatter then all-gather: chunk p is reduced by rank p in rank order (c0 + c1 + ...), so
 // every rank ends with the same bits, and each rank sends about 2x its buffer in total.
+//
+// Two phases, and test() never blocks: once the peers' reduce-scatter chunks have arrived, test()
+// reduces this rank's chunk and posts it (the gather phase), then reports done only when the
+// peers' reduced chunks have arrived too. Were the gather phase waited for inside test(), a rank
+// polling several all-reduces in flight could enter a later one's gather while its peer waits in
+// an earlier one's: each would wait for a chunk the other posts only after it returns (seen as an
+// "all_reduce (gather phase) timed out" between the per-parameter gradient all-reduces).
+class InprocCommunicator::AllReduceState final : public Request::State {
+ public:
+  AllReduceState(InprocCommunicator* self, int64_t tag, uint8_t* bytes, size_t count, DType dtype, ReduceOp op, int priority)
+      : self_(self),
+        group_(self->group_),
+        me_(self->rank_),
+        n_(self->size()),
+        tag_(tag),
+        bytes_(bytes),
+        count_(count),
+        es_(dtype_size(dtype)),
+        dtype_(dtype),
+        op_(op),
+        priority_(priority),
+        who_(self->who()),
+        timeout_(self->timeout_s()),
+        name_(std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + dtype_name(dtype)) {}
+
+  bool test() override {
+    if (!reduced_) {
+      if (!arrived()) return false;
+      reduce_scatter();  // the chunks are there: nothing in it waits
+    }
+    return arrived();
+  }
+  void wait() override {
+    if (!reduced_) reduce_scatter();
+    const Clock::time_point deadline = deadline_after(timeout_);  // the gather phase has a timeout of its own
+    for (int p = 0; p < n_; ++p)
+      if (p != me_)
+        group_->take(p, me_, tag_, bytes_ + begin(p) * es_, (begin(p + 1) - begin(p)) * es_, "all_reduce (gather phase)", who_,
+                     deadline);
+  }
+
+ private:
+  size_t begin(int p) const { return count_ * size_t(p) / size_t(n_); }
+  // This phase's messages from every peer have been delivered (the front of each mailbox).
+  bool arrived() const {
+    for (int p = 0; p < n_; ++p)
+      if (p != me_ && !group_->ready(p, me_, tag_)) return false;
+    return true;
+  }
+  // The peers' chunks are reduced straight out of their messages, one at a time (no receive
+  // buffers held while the collective is pending); the reduced chunk then goes to every peer.
+  void reduce_scatter() {
+    const Clock::time_point deadline = deadline_after(timeout_);
+    const size_t my_n = begin(me_ + 1) - begin(me_);
+    uint8_t* mine = bytes_ + begin(me_) * es_;
+    std::vector<uint8_t> acc(my_n * es_);
+    for (int p = 0; p < n_; ++p) {
+      std::vector<uint8_t> msg;
+      if (p != me_) msg = group_->take_message(p, me_, tag_, my_n * es_, name_, who_, deadline);
+      const uint8_t* c = p == me_ ? mine : msg.data();
+      if (p == 0) {
+        if (!acc.empty()) std::memcpy(acc.data(), c, acc.size());
+      } else {
+        reduce_into(acc.data(), c, my_n, dtype_, op_);
+      }
+    }
+    if (!acc.empty()) std::memcpy(mine, acc.data(), acc.size());
+    for (int p = 0; p < n_; ++p)
+      if (p != me_) self_->post(p, tag_, mine, acc.size(), "all_reduce", priority_);
+    reduced_ = true;
+  }
+
+  InprocCommunicator* self_;
+  std::shared_ptr<InprocGroup> group_;
+  const int me_, n_;
+  const int64_t tag_;
+  uint8_t* bytes_;
+  const size_t count_, es_;
+  const DType dtype_;
+  const ReduceOp op_;
+  const int priority_;  // the gather phase is posted later, with the priority the operation started with
+  const std::string who_;
+  const double timeout_;
+  const std::string name_;
+  bool reduced_ = false;
+};
+
 Request InprocCommunicator::do_iall_reduce(void* data, size_t count, DType dtype, ReduceOp op) {
   int64_t tag = next_collective_tag();
   const int n = size();
   if (n == 1) return Request();
+  auto state = std::make_shared<AllReduceState>(this, tag, static_cast<uint8_t*>(data), count, dtype, op, priority());
   const size_t es = dtype_size(dtype);
   auto* bytes = static_cast<uint8_t*>(data);
-  auto chunk_begin = [count, n](int p) { return count * size_t(p) / size_t(n); };
   for (int p = 0; p < n; ++p) {
     if (p == rank_) continue;
-    size_t b = chunk_begin(p), e = chunk_begin(p + 1);
+    const size_t b = count * size_t(p) / size_t(n), e = count * size_t(p + 1) / size_t(n);
     post(p, tag, bytes + b * es, (e - b) * es, "all_reduce", priority());
   }
-  size_t my_b = chunk_begin(rank_), my_n = chunk_begin(rank_ + 1) - my_b;
-  auto group = group_;
-  int me = rank_;
-  std::string who_am_i = who();
-  double timeout = timeout_s();
-  auto self = this;
-  const int prio = priority();  // the gather phase is posted later, from wait()
   const std::string name = std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + dtype_name(dtype);
-  auto ready = [group, me, tag, n] {
-    for (int p = 0; p < n; ++p)
-      if (p != me && !group->ready(p, me, tag)) return false;
-    return true;
-  };
-  // The peers' chunks are reduced straight out of their messages, one at a time: no receive
-  // buffers are held while the collective is pending.
-  auto finish = [=] {
-    Clock::time_point deadline = deadline_after(timeout);
-    uint8_t* mine = bytes + my_b * es;
-    std::vector<uint8_t> acc(my_n * es);
-    for (int p = 0; p < n; ++p) {
-      std::vector<uint8_t> msg;
-      if (p != me) msg = group->take_message(p, me, tag, my_n * es, name, who_am_i, deadline);
-      const uint8_t* c = p == me ? mine : msg.data();
-      if (p == 0) {
-        if (!acc.empty()) std::memcpy(acc.data(), c, acc.size());
-      } else {
-        reduce_into(acc.data(), c, my_n, dtype, op);
-      }
-    }
-    if (!acc.empty()) std::memcpy(mine, acc.data(), acc.size());
-    for (int p = 0; p < n; ++p)
-      if (p != me) self->post(p, tag, mine, acc.size(), "all_reduce", prio);
-    deadline = deadline_after(timeout);  // the gather phase has a timeout of its own
-    for (int p = 0; p < n; ++p) {
-      if (p == me) continue;
-      size_t b = chunk_begin(p), e = chunk_begin(p + 1);
-      group->take(p, me, tag, bytes + b * es, (e - b) * es, "all_reduce (gather phase)", who_am_i, deadline);
-    }
-  };
-  return Request(std::make_shared<DeferredState>(ready, finish), name);
+  return Request(std::move(state), name);
 }
 
 Request InprocCommunicator::do_iall_gather_v(const void* send, std::span<const size_t> recv_bytes, void* recv) {

@@ -38,6 +38,7 @@ class InprocCommunicator final : public Communicator {
     size_t bytes;
   };
   Request deferred(std::string op, int64_t tag, std::vector<Recv> recvs, std::function<void()> after = {});
+  class AllReduceState;  // the two phases of an all-reduce, driven by test() without blocking
 
   std::shared_ptr<InprocGroup> group_;
   int rank_;

@@ -14,6 +14,7 @@ class Fp32Codec final : public Codec {
   int bits() const override { return 32; }
   bool lossless() const override { return true; }
   bool device() const override { return true; }
+  bool passthrough() const override { return true; }
   Impl impl() const override { return p_.impl; }
   size_t wire_bytes(size_t rows, size_t cols) const override { return rows * cols * 4; }
   void encode(const float* x, size_t rows, size_t cols, uint64_t, uint8_t* out) const override {

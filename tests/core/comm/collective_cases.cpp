@@ -308,8 +308,22 @@ void quantized_all_to_all_matches_reference(Communicator& c) {
       const int64_t rows_in = int64_t(recv.size() / cols), rows_out = int64_t(send.size() / cols);
       Tensor dsend = Tensor::from_vector(send, {rows_out, int64_t(cols)}).to(ctx);
       Tensor drecv = Tensor::zeros({rows_in, int64_t(cols)}, DType::f32, ctx);
-      auto vol = comm::all_to_all_v_quantized(c, ctx, *codec, dsend, sr, drecv, rr, seed);
+      // With error feedback's `sent` (what the peers decode): a passthrough codec (fp32) sends
+      // the rows as they are and copies them there; the others decode what they encoded.
+      Tensor dsent = Tensor::zeros({rows_out, int64_t(cols)}, DType::f32, ctx);
+      comm::QuantizedOptions qo;
+      qo.sent = dsent.data<float>();
+      auto vol = comm::all_to_all_v_quantized(c, ctx, *codec, dsend, sr, drecv, rr, seed, qo);
       recv = drecv.to_vector<float>();
+      const std::vector<float> sent = dsent.to_vector<float>();
+      for (size_t p = 0, row = 0; p < size_t(n); row += sr[p], ++p) {
+        std::vector<uint8_t> wirebuf(ref->wire_bytes(sr[p], cols));
+        std::vector<float> expect_sent(sr[p] * cols);
+        ref->encode(send.data() + row * cols, sr[p], cols, comm::block_seed(seed, me, int(p)), wirebuf.data());
+        ref->decode(wirebuf.data(), sr[p], cols, expect_sent.data());
+        expect(std::memcmp(expect_sent.data(), sent.data() + row * cols, expect_sent.size() * 4) == 0, c,
+               "error feedback's sent rows != what the reference codec decodes, " + name + ", to rank " + std::to_string(p));
+      }
       uint64_t raw = 0, wire = 0;
       for (int p = 0; p < n; ++p)
         if (p != me) {

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "core/comm/comm_error.hpp"
 #include "core/comm/factory.hpp"
@@ -161,6 +162,42 @@ TEST_CASE("comm/inproc: Request::test polls without blocking and then() runs aft
     CHECK(got == 42);
   });
   CHECK(continued == 1);
+}
+
+// Polling several all-reduces in flight must not block inside test(): rank 1 polls the later one
+// first while rank 0 waits on the earlier one. Were test() to wait out the gather phase of the
+// later all-reduce, each rank would wait for a chunk the other posts only after it returns (the
+// gradient all-reduces of train-gnn's progress engine hung so, about once in ten runs).
+TEST_CASE("comm/inproc: polling a later all-reduce before an earlier one completes both, no deadlock") {
+  CommOptions o;
+  o.timeout_s = 5;  // a deadlock fails the test after this, naming the gather phase
+  std::atomic<bool> posted{false};
+  std::vector<std::vector<float>> got(2);
+  comm::run_inproc(2, o, [&](comm::Communicator& c) {
+    std::vector<float> x(64, float(c.rank() + 1)), z(64, float(10 * (c.rank() + 1)));
+    comm::Request rx = c.iall_reduce(x.data(), x.size(), DType::f32);
+    comm::Request rz = c.iall_reduce(z.data(), z.size(), DType::f32);
+    if (c.rank() == 0) {
+      posted = true;  // both reduce-scatter chunks are in rank 1's mailbox
+      rx.wait();
+      rz.wait();
+    } else {
+      while (!posted) std::this_thread::yield();
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      bool xz = false;
+      while (!(xz = rz.test()) && std::chrono::steady_clock::now() < deadline) rx.test();  // the later one first
+      CHECK(xz);
+      rx.wait();
+    }
+    std::vector<float> both = x;
+    both.insert(both.end(), z.begin(), z.end());
+    got[size_t(c.rank())] = both;
+  });
+  for (const auto& g : got) {
+    REQUIRE(g.size() == 128);
+    CHECK(g.front() == 3.0f);
+    CHECK(g.back() == 30.0f);
+  }
 }
 
 // #16.7: a rank that stalls (asleep, stuck in a loop) mid-run. Rank 0's pending requests fail at
