@@ -1,6 +1,7 @@
 #include "core/comm/inproc/inproc_communicator.hpp"
 
 #include <cstring>
+#include <exception>
 
 #include "core/comm/comm_error.hpp"
 
@@ -111,13 +112,20 @@ class InprocCommunicator::AllReduceState final : public Request::State {
         name_(std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + dtype_name(dtype)) {}
 
   bool test() override {
+    if (failed_) return true;
     if (!reduced_) {
       if (!arrived()) return false;
-      reduce_scatter();  // the chunks are there: nothing in it waits
+      try {
+        reduce_scatter();  // the chunks are there: nothing in it waits
+      } catch (...) {
+        failed_ = std::current_exception();  // wait() reports it (its messages are taken: no retry)
+        return true;
+      }
     }
     return arrived();
   }
   void wait() override {
+    if (failed_) std::rethrow_exception(failed_);
     if (!reduced_) reduce_scatter();
     const Clock::time_point deadline = deadline_after(timeout_);  // the gather phase has a timeout of its own
     for (int p = 0; p < n_; ++p)
@@ -170,6 +178,7 @@ class InprocCommunicator::AllReduceState final : public Request::State {
   const double timeout_;
   const std::string name_;
   bool reduced_ = false;
+  std::exception_ptr failed_;
 };
 
 Request InprocCommunicator::do_iall_reduce(void* data, size_t count, DType dtype, ReduceOp op) {
