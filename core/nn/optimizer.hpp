@@ -7,6 +7,7 @@
 //   auto opt = nn::make_optimizer("adamw", net.parameters(), {.lr = 1e-3, .weight_decay = 0.01});
 //   opt->zero_grad(); ... backward ...; opt->step();
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,14 +46,15 @@ class Optimizer {
   void load_state(const NamedTensors& state);
 
  protected:
-  // Zero buffer shaped like each parameter (created on first use).
+  // Zero buffer shaped like each parameter (created on first use). The reference stays valid when
+  // later kinds are created (Adam holds "m" while it creates "v" on its first step).
   std::vector<Tensor>& buffers(const std::string& kind);
 
   DeviceContext& ctx_;
   std::vector<Parameter*> params_;
   OptimizerOptions opts_;
   int64_t steps_ = 0;
-  std::vector<std::pair<std::string, std::vector<Tensor>>> buffers_;
+  std::deque<std::pair<std::string, std::vector<Tensor>>> buffers_;  // a deque: emplace_back moves no element
 };
 
 using OptimizerRegistry = Registry<Optimizer, DeviceContext&, std::vector<Parameter*>, OptimizerOptions>;

@@ -154,3 +154,31 @@ TEST_CASE("clip_grad_norm scales gradients to the requested norm") {
   CHECK(host(p.grad)[0] == doctest::Approx(0.6f));
   CHECK(nn::clip_grad_norm(ctx, {&p}, 10.0) == doctest::Approx(1.0));
 }
+
+namespace {
+// Creates many buffer kinds in one step while holding the first one's reference, as Adam holds
+// "m" while its first step creates "v".
+class ManyBuffers final : public nn::Optimizer {
+ public:
+  using nn::Optimizer::Optimizer;
+  void step() override {
+    std::vector<Tensor>& first = buffers("first");
+    first_address = &first;
+    for (int k = 0; k < 64; ++k) buffers("kind" + std::to_string(k));
+    first_after = &buffers("first");
+  }
+  std::string name() const override { return "many-buffers"; }
+  const void* first_address = nullptr;
+  const void* first_after = nullptr;
+};
+}  // namespace
+
+// The optimizer-state lists must not move when a later kind is created: Adam's first step read
+// "m" through a reference that creating "v" had freed (found by valgrind in the coopt quickstart,
+// a segfault that showed only under some environments' heap layouts).
+BACKEND_TEST("optimizer state buffers keep their place when later kinds are created") {
+  nn::Parameter p{"w", Tensor::zeros({4}, DType::f32, ctx), Tensor::zeros({4}, DType::f32, ctx)};
+  ManyBuffers opt(ctx, {&p}, nn::OptimizerOptions{});
+  opt.step();
+  CHECK(opt.first_address == opt.first_after);
+}
