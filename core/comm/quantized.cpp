@@ -170,12 +170,12 @@ QuantizedRequest iall_to_all_v_quantized(Communicator& comm, DeviceContext& ctx,
   const bool as_is = codec.passthrough();
   auto wire = std::make_shared<Wire>(comm, ctx, stotal, rtotal, "all_to_all_v_quantized", as_is ? src : nullptr,
                                      as_is ? rows_ptr(recv) : nullptr);
+  // Error feedback reads what the peers will decode: with a passthrough codec, the rows themselves.
+  if (as_is && o.sent && stotal) copy_bytes(o.sent, ctx.device(), src, ctx.device(), stotal);
   QuantizedRequest out;
   size_t row = 0, off = 0;
   for (size_t p = 0; p < n; ++p) {
-    if (as_is) {
-      if (o.sent && send_rows[p]) copy_bytes(o.sent + row * cols, ctx.device(), src + row * cols, ctx.device(), sbytes[p]);
-    } else {
+    if (!as_is) {
       encode_block(codec, src + row * cols, send_rows[p], cols, o.range_values, block_seed(seed, int(me), int(p)),
                    wire->encode_out() + off);
       // Error feedback reads what the peers will decode.

@@ -111,6 +111,12 @@ class InprocCommunicator::AllReduceState final : public Request::State {
         timeout_(self->timeout_s()),
         name_(std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + dtype_name(dtype)) {}
 
+  const std::string& name() const { return name_; }
+  // The reduce-scatter phase: chunk p of this rank's data goes to rank p.
+  void post_chunks() {
+    for (int p = 0; p < n_; ++p)
+      if (p != me_) self_->post(p, tag_, bytes_ + begin(p) * es_, (begin(p + 1) - begin(p)) * es_, "all_reduce", priority_);
+  }
   bool test() override {
     if (failed_) return true;
     if (!reduced_) {
@@ -183,18 +189,11 @@ class InprocCommunicator::AllReduceState final : public Request::State {
 
 Request InprocCommunicator::do_iall_reduce(void* data, size_t count, DType dtype, ReduceOp op) {
   int64_t tag = next_collective_tag();
-  const int n = size();
-  if (n == 1) return Request();
+  if (size() == 1) return Request();
   auto state = std::make_shared<AllReduceState>(this, tag, static_cast<uint8_t*>(data), count, dtype, op, priority());
-  const size_t es = dtype_size(dtype);
-  auto* bytes = static_cast<uint8_t*>(data);
-  for (int p = 0; p < n; ++p) {
-    if (p == rank_) continue;
-    const size_t b = count * size_t(p) / size_t(n), e = count * size_t(p + 1) / size_t(n);
-    post(p, tag, bytes + b * es, (e - b) * es, "all_reduce", priority());
-  }
-  const std::string name = std::string("all_reduce ") + to_string(op) + " of " + std::to_string(count) + " " + dtype_name(dtype);
-  return Request(std::move(state), name);
+  state->post_chunks();
+  std::string name = state->name();
+  return Request(std::move(state), std::move(name));
 }
 
 Request InprocCommunicator::do_iall_gather_v(const void* send, std::span<const size_t> recv_bytes, void* recv) {
