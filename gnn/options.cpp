@@ -2,6 +2,7 @@
 
 #include "gnn/command.hpp"
 
+#include "core/nn/lr_schedule.hpp"
 #include "core/nn/optimizer.hpp"
 #include "core/quant/codec.hpp"
 
@@ -31,6 +32,8 @@ const config::Section<GnnOptions>& gnn_section() {
     s.field("optim.lr", &O::lr, "Learning rate (> 0)").range(1e-12, 10);
     s.field("optim.weight_decay", &O::weight_decay, "Weight decay (adam: L2 on the gradient; adamw: decoupled)").range(0, 10);
     s.field("optim.decay_first_layer_only", &O::decay_first_layer_only, "Apply weight decay to the first layer's weights only (Kipf & Welling)");
+    s.field("optim.schedule", &O::lr_schedule, "Learning-rate schedule over the epochs (the rate of epoch e is optim.lr x the schedule's factor)")
+        .choices_described([] { return nn::lr_schedule_registry().choices(); });
     s.field("epochs", &O::epochs, "Training epochs").range(1, 1e7);
     s.field("eval_every", &O::eval_every, "Evaluate train/val/test accuracy every N epochs").range(1, 1e6);
 

@@ -31,6 +31,7 @@ struct GnnOptions {
   double lr = 0.01;
   double weight_decay = 5e-4;
   bool decay_first_layer_only = false;  // Kipf & Welling regularize only the first layer
+  std::string lr_schedule = "constant";  // registry: core/nn/lr_schedule.hpp (per epoch)
   int epochs = 100;
   int eval_every = 1;
 

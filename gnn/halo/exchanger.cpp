@@ -142,8 +142,9 @@ Tensor Exchanger::transfer(Stream& s, int slot, int bits, Tensor send, const std
   if (!stale_) {
     Pending p = post(s, slot, bits, send, send_rows, recv_rows, seed);
     s.ready[slot] = take(s, slot, p);
-    smooth(s, slot, s.ready[slot]);  // the exact rows are used as they are and join the average
-    return s.ready[slot];
+    // The rows join the average; they are used as they arrived unless smooth_fresh says otherwise.
+    Tensor average = smooth(s, slot, s.ready[slot]);
+    return o_.smooth_fresh ? average : s.ready[slot];
   }
   // Error feedback needs the previous transfer's residual before posting this one; otherwise this
   // epoch's transfer is posted first, so it starts as early as possible.

@@ -15,6 +15,8 @@ const config::Section<HaloOptions>& halo_section() {
     s.field("smoothing", &O::smoothing,
             "Pipelined epochs use a moving average of the arrived halo rows (features and gradients): m = s*m + (1-s)*arrived; 0 = off (PipeGCN uses 0.95)")
         .range(0, 0.999);
+    s.field("smooth_fresh", &O::smooth_fresh,
+            "With smoothing: synchronous epochs also use the moving average their rows have just joined (false: their rows as they arrived)");
   });
   return s;
 }

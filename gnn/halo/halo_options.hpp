@@ -25,6 +25,10 @@ struct HaloOptions {
   // epochs and damps the oscillation that stale gradients cause; a synchronous epoch uses its
   // exact rows and adds them to the average. 0 = off.
   double smoothing = 0;
+  // With smoothing: a synchronous epoch also uses the average its rows have just joined, instead
+  // of the rows as they arrived. Why: with 1-bit rows the average is far less noisy than one
+  // arrival, and a run that alternates between the two sees every synchronous epoch as a jump.
+  bool smooth_fresh = false;
 };
 
 // The block nested as `halo` into the gnn section.

@@ -36,6 +36,10 @@ EpochPlan StalenessAdaptor::plan(int epoch) {
   p.bwd_bits = warming ? ladder_.back() : bwd_;
   bool fresh = force_fresh_ || !pipeline_ || last_fresh_ < 0 || (o_.bound > 0 && epoch - last_fresh_ >= o_.bound);
   p.stale = !fresh;
+  if (fresh && pipeline_ && !warming && o_.fresh_bits > 0) {
+    p.fwd_bits = std::max(p.fwd_bits, o_.fresh_bits);
+    p.bwd_bits = std::max(p.bwd_bits, o_.fresh_bits);
+  }
   if (fresh) last_fresh_ = epoch;
   force_fresh_ = false;
   return p;

@@ -6,6 +6,7 @@
 //  1. Epoch 0, and the first epoch after a resume, are fresh: there is no stale data yet.
 //  2. Without pipelining every epoch is fresh.
 //  3. Bound K > 0: an epoch is forced fresh when K epochs have passed since the last fresh one.
+//     A pipelined run's fresh epochs use at least `fresh_bits` (when set) in both directions.
 //  4. Adaptive mode: the training loss is smoothed (EMA, alpha = 2 / (window + 1)); every epoch the
 //     relative decrease per epoch over the last `window` epochs is
 //        r = (s[t - window] - s[t]) / (window * s[t - window]).

@@ -13,6 +13,7 @@
 #include "core/kernels/kernels.hpp"
 #include "core/log/log.hpp"
 #include "core/log/progress.hpp"
+#include "core/nn/lr_schedule.hpp"
 #include "core/nn/optimizer.hpp"
 #include "core/quant/codec.hpp"
 #include "core/runtime/run_context.hpp"
@@ -158,6 +159,7 @@ class Worker {
     oo.lr = o_.lr;
     oo.weight_decay = o_.weight_decay;
     opt_ = nn::make_optimizer(o_.optimizer, ctx, model_->params(), oo);
+    schedule_ = nn::lr_schedule_registry().create(o_.lr_schedule);
     opt_->allocate_state();
     // From here on every communication of this rank goes through its engine (one thread, in order).
     const int threads = 1;
@@ -241,6 +243,7 @@ class Worker {
       for (nn::Parameter* p : params) st.reduce_bytes += static_cast<uint64_t>(p->grad.numel()) * 4;
     span("allreduce", t);
     t = now_s();
+    opt_->options().lr = o_.lr * schedule_->factor(epoch, o_.epochs);
     opt_->step();
     ctx.synchronize();
     span("adam", t);
@@ -404,6 +407,7 @@ class Worker {
   WorkerInputs in_;
   std::unique_ptr<Model> model_;
   std::unique_ptr<nn::Optimizer> opt_;
+  std::unique_ptr<nn::LrSchedule> schedule_;  // gnn.optim.schedule: the rate of each epoch
   std::unique_ptr<comm::ProgressEngine> engine_;
   std::unique_ptr<Exchanger> ex_;
   std::unique_ptr<StalenessAdaptor> bsa_;
@@ -420,6 +424,7 @@ TrainResult train(const Graph& g, const std::vector<int32_t>& owner, const Train
   const GnnOptions& o = s.gnn;
   check_bits(o.fwd_bits, "fwd_bits");
   check_bits(o.bwd_bits, "bwd_bits");
+  if (o.staleness.fresh_bits > 0) check_bits(o.staleness.fresh_bits, "staleness.fresh_bits");
   if (!g.has_features())
     throw InputError("graph '" + g.name + "' has no node features; training needs them (pubmed in ../shared has none: use it with gnn.mode=partition)");
   if (o.model.precompute_first && !precomputes_first(o.model))

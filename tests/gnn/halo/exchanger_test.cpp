@@ -122,3 +122,31 @@ TEST_CASE("exchanger smoothing: stale epochs use the moving average of arrivals,
     ex.drain();
   });
 }
+
+TEST_CASE("exchanger smooth_fresh: a synchronous epoch uses the average its exact rows have joined") {
+  on_ranks(2, [&](const HaloPlan& plan, comm::ProgressEngine& engine) {
+    HaloOptions o;
+    o.smoothing = 0.75;
+    o.smooth_fresh = true;
+    Exchanger ex(engine, cpu_context(), plan, 5, o);
+    auto halo_value = [&](const Tensor& ext, int64_t h, int64_t col) { return ext.data<float>()[(plan.num_owned() + h) * kF + col]; };
+    ex.begin_epoch(0, false, 32, 32, nullptr);
+    Tensor e0 = ex.forward(0, owned_rows(plan, 0));  // the average starts as epoch 0's rows
+    ex.begin_epoch(1, true, 32, 32, nullptr);
+    ex.forward(0, owned_rows(plan, 1));
+    ex.begin_epoch(2, false, 32, 32, nullptr);
+    Tensor e2 = ex.forward(0, owned_rows(plan, 2));  // synchronous: 0.75 * epoch 0 + 0.25 * epoch 2
+    bool first = true, averaged = true;
+    for (int64_t h = 0; h < plan.num_halo(); ++h)
+      for (int64_t col = 0; col < kF; ++col) {
+        const int32_t v = plan.halo[h];
+        first &= halo_value(e0, h, col) == value(v, 0, col);
+        // Epoch 1's rows were still in flight at the synchronous epoch: drained, not averaged in.
+        const double m = 0.75 * value(v, 0, col) + 0.25 * value(v, 2, col);
+        averaged &= std::abs(halo_value(e2, h, col) - m) < 1e-3 * std::abs(m) + 1e-3;
+      }
+    CHECK(first);
+    CHECK(averaged);
+    ex.drain();
+  });
+}

@@ -75,6 +75,40 @@ TEST_CASE("pipelining: epoch 0 fresh, later epochs stale, bound K forces fresh e
   for (const auto& e : u.epochs) CHECK(e.stale == (e.epoch != 0));
 }
 
+TEST_CASE("staleness.fresh_bits: a pipelined run's fresh epochs use the wider width, stale ones their own") {
+  StalenessOptions c;
+  c.bound = 3;
+  c.fresh_bits = 8;
+  StalenessAdaptor a(c, 1, 2, /*pipeline=*/true, /*exchanging=*/true);
+  for (int e = 0; e < 9; ++e) {
+    CAPTURE(e);
+    const EpochPlan p = a.plan(e);
+    CHECK(p.stale == (e % 3 != 0));
+    CHECK(p.fwd_bits == (p.stale ? 1 : 8));
+    CHECK(p.bwd_bits == (p.stale ? 2 : 8));
+  }
+  // Without pipelining every epoch is fresh and keeps the configured widths: fresh_bits is about
+  // the fresh epochs among stale ones.
+  StalenessAdaptor sync(c, 1, 1, /*pipeline=*/false, /*exchanging=*/true);
+  for (int e = 0; e < 4; ++e) CHECK(sync.plan(e).fwd_bits == 1);
+  // A fresh width narrower than the epoch's own changes nothing.
+  c.fresh_bits = 2;
+  StalenessAdaptor narrow(c, 4, 4, /*pipeline=*/true, /*exchanging=*/true);
+  CHECK(narrow.plan(0).fwd_bits == 4);
+}
+
+TEST_CASE("staleness.fresh_bits names the key when the codec table has no such width") {
+  Graph g = sbm128();
+  TrainSetup s = sylvie(1, true, 2);
+  s.gnn.staleness.fresh_bits = 3;
+  try {
+    train(g, parts_of(g, 4), s);
+    FAIL("fresh_bits = 3 was accepted");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("staleness.fresh_bits = 3") != std::string::npos);
+  }
+}
+
 TEST_CASE("pipelined 1-bit training converges like fp32 on a learnable SBM") {
   SbmParams p = small_sbm(3000);
   p.features = 32;

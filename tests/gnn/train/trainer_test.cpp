@@ -32,3 +32,21 @@ TEST_CASE("P workers at 32 bits without pipelining match one worker's loss curve
     CHECK(four.epochs.back().mean.wire_bytes > 0);
   }
 }
+
+TEST_CASE("optim.schedule: cosine trains epoch 0 at the base rate and smaller steps after") {
+  Graph g = generate_sbm(small_sbm(800), 3);
+  TrainSetup s = quick_setup(1, 10);
+  s.gnn.model.dropout = 0;
+  TrainResult constant = train(g, parts_of(g, 1), s);
+  s.gnn.lr_schedule = "cosine";
+  TrainResult cosine = train(g, parts_of(g, 1), s);
+  auto a = losses(constant), b = losses(cosine);
+  REQUIRE(a.size() == 10);
+  REQUIRE(b.size() == 10);
+  // Epoch 0's step uses factor 1, so epoch 1 starts from the same weights; from epoch 1's step on
+  // the rate is lower and the curves part.
+  CHECK(a[0] == b[0]);
+  CHECK(a[1] == b[1]);
+  CHECK(a[2] != b[2]);
+  CHECK(b.back() < b.front());
+}
