@@ -47,7 +47,7 @@ for m in ["gcn", "sage"]:
         runs = []
         for s in range(1, seeds + 1):
             d = os.path.join(out, f"{m}_{v}", f"seed{s}")
-            if os.path.exists(os.path.join(d, "summary.json")):
+            if os.path.exists(os.path.join(d, "summary.json")) and not json.load(open(os.path.join(d, "summary.json"))).get("interrupted"):
                 # The evaluation pass's train loss (no dropout, exact halos; every eval_every epochs):
                 # the training step's own loss wanders by tens of percent with dropout 0.5.
                 losses = [float(r["eval_loss"]) for r in csv.DictReader(open(os.path.join(d, "epochs.csv"))) if r.get("eval_loss")]

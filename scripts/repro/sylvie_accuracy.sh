@@ -5,6 +5,7 @@
 # of fp32's mean, no seed more than 3 points below that mean, and no run's final training loss
 # more than 10% above its minimum. One thread per run (run it in the background with nice).
 # Usage: scripts/repro/sylvie_accuracy.sh [path/to/mlsys] [output folder] [SEEDS (default 5)] [graphs (default: cora amazon_computers coauthor_cs)] [models (default: gcn sage gat)]
+# JOBS=N runs N runs at once (default 1; one thread each, so up to the number of cores).
 set -euo pipefail
 # Shipped configs name the shared data as ${MLSYS_DATA_DIR}/...; default: the folder beside the repository.
 export MLSYS_DATA_DIR="${MLSYS_DATA_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/data}"
@@ -16,6 +17,7 @@ graphs="${4:-cora amazon_computers coauthor_cs}"
 models="${5:-gcn sage gat}"
 out="$(mkdir -p "$out" && cd "$out" && pwd)"
 variants="1bit_pipeline 1bit_pipeline_k5 adaptive"
+jobs_max="${JOBS:-1}"
 args_of() {
   case "$1" in
     1bit_pipeline) echo "--set gnn.fwd_bits=1 --set gnn.bwd_bits=1 --set gnn.pipeline=true" ;;
@@ -54,25 +56,33 @@ tuned_of() {
 }
 one() {  # folder, config, extra args...
   local dir="$1" cfg="$2"; shift 2
-  [ -f "$dir/summary.json" ] && return 0  # done already: the study can be resumed
+  # Done already (the study can be resumed), unless the run was stopped early (SIGINT/SIGTERM
+  # write a summary with "interrupted": true): that one runs again.
+  [ -f "$dir/summary.json" ] && ! grep -q '"interrupted": true' "$dir/summary.json" && return 0
   mkdir -p "$(dirname "$dir")"
   (cd "$root" && OMP_NUM_THREADS=1 "$mlsys" train-gnn "$cfg" --out "$dir" --set run.overwrite=true --set run.progress=off \
       --set run.threads=1 "$@" > /dev/null 2> "$dir.err") || { echo "FAILED: $dir (see $dir.err)"; return 0; }
   rm -f "$dir.err"
+}
+# Starts one run in the background once fewer than JOBS are running.
+start() {
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  one "$@" &
 }
 for g in $graphs; do
   cfg="configs/repro/sylvie/accuracy_$g.yaml"
   for m in $models; do
     for s in $(seq 1 "$seeds"); do
       # shellcheck disable=SC2046
-      one "$out/$g/$m/fp32_p1/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m" $(tuned_of "$g" "$m")
+      start "$out/$g/$m/fp32_p1/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m" $(tuned_of "$g" "$m")
       for p in 4 8; do
         for v in $variants; do
           # shellcheck disable=SC2046
-          one "$out/$g/$m/${v}_p$p/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m" --set gnn.parts="$p" $(tuned_of "$g" "$m") $(args_of "$v")
+          start "$out/$g/$m/${v}_p$p/seed$s" "$cfg" --seed "$s" --set gnn.model.arch="$m" --set gnn.parts="$p" $(tuned_of "$g" "$m") $(args_of "$v")
         done
       done
     done
+    wait
     echo "== $g $m done"
   done
 done

@@ -5,6 +5,7 @@ checks of #12 against single-worker fp32's mean. Usage: sylvie_accuracy_table.py
 import csv, json, os, statistics, sys
 
 out = sys.argv[1]
+interrupted = []
 
 def runs(folder):
     res = []
@@ -12,7 +13,11 @@ def runs(folder):
         d = os.path.join(folder, s)
         if not os.path.exists(os.path.join(d, "summary.json")):
             continue
-        acc = 100 * json.load(open(os.path.join(d, "summary.json")))["final_test_acc"]
+        summary = json.load(open(os.path.join(d, "summary.json")))
+        if summary.get("interrupted"):  # stopped early: not a result (the study script re-runs it)
+            interrupted.append(d)
+            continue
+        acc = 100 * summary["final_test_acc"]
         rows = list(csv.DictReader(open(os.path.join(d, "epochs.csv"))))
         # The criterion on the training step's loss (with dropout, which makes a converged run's
         # per-epoch loss wander by tens of percent), and on the evaluation pass's train loss (no
@@ -54,3 +59,5 @@ for g in sorted(os.listdir(out)):
             name, parts = v.rsplit("_p", 1)
             print(f"| {g} | {m} | {name}, P={parts} | {len(r)} | {a_m:.2f} +- {a_sd:.2f} | {worst:.2f} | {a_m - b_m:+.2f} | {yn(c1)} | {yn(c2)} | {yn(c3)} | {yn(c4)} |")
 print(f"\nrows failing an accuracy check: {fails_acc}; rows failing the loss check (evaluation-pass train loss): {fails_loss}")
+if interrupted:
+    print(f"left out, stopped before their last epoch (re-run them with the study script): {' '.join(interrupted)}")
