@@ -37,20 +37,20 @@ tuned_of() {
     cora/gat | coauthor_cs/gat) echo "--set gnn.model.hidden=8 --set gnn.model.heads=8 --set gnn.model.dropout=0.6 --set gnn.optim.lr=0.005 --set gnn.optim.decay_first_layer_only=false" ;;
     amazon_computers/sage) echo "--set gnn.graph.normalize_features=true" ;;
     # amazon_computers GCN: the Cora setting (lr 0.01, 200 epochs) with a cosine learning-rate
-    # schedule, chosen on validation (seeds 1-3, fp32, 1 worker): final val 86.89 +- 1.23 with the
-    # eval loss settled on every seed (last/min 1.00), against 85.00 +- 0.54 (lr 0.002, 400 epochs,
-    # cosine) and 85.00 +- 0.00 (lr 0.005, cosine). Without a schedule: at lr 0.01 the train loss
-    # spiked late in some runs; at lr 0.002 / 400 epochs (the previous choice) it still moved
-    # 10-25% between evaluations at the end.
+    # schedule, chosen on validation (seeds 1-3, fp32, 1 worker; mean +- sample sd): final val
+    # 86.89 +- 1.50 with the eval loss settled on every seed (last/min 1.00), against 85.00 +- 0.67
+    # (lr 0.002, 400 epochs, cosine), 85.00 +- 0.00 (lr 0.005, cosine) and 84.44 +- 0.38 (lr 0.01,
+    # constant). Without a schedule the test runs' train loss spiked late at lr 0.01 and still
+    # moved 10-25% between evaluations at the end at lr 0.002 / 400 epochs (the previous choice).
     amazon_computers/gcn) echo "--set gnn.optim.schedule=cosine" ;;
     # amazon_computers GAT: lr 0.002 with weight decay on every layer and a cosine schedule, chosen
-    # on validation (seeds 1-3, 200 epochs, fp32, 1 worker): final val 85.89 +- 1.23, eval loss
-    # last/min 1.00 on every seed; constant lr 0.002 85.67 +- 0.98 (1.00-1.03); with decay on the
-    # first layer only 85.78 +- 1.29 but one seed's loss climbed 66% from its minimum; the GAT
-    # paper's setting 84.44 +- 1.55; lr 0.005 83.78; lr 0.01 82.56 (1.41-1.45).
+    # on validation (seeds 1-3, 200 epochs, fp32, 1 worker; mean +- sample sd): final val 85.89 +-
+    # 1.50, eval loss last/min 1.00 on every seed; constant lr 0.002 85.67 +- 1.20 (1.00-1.03); with
+    # decay on the first layer only 85.78 +- 1.58 but one seed's loss climbed 66% from its minimum;
+    # the GAT paper's setting 84.44 +- 1.90; lr 0.005 83.78; lr 0.01 82.56 (1.41-1.45).
     # fresh_bits 8: a pipelined run's fresh epochs at 8 bits, chosen on validation (8 parts, K = 5,
-    # constant lr, seeds 1-3): final val 85.22 +- 0.68 against 78.33 +- 1.91 with 1-bit fresh epochs
-    # (eval loss last/min up to 2.47) and 83.11 +- 1.97 with gnn.halo.smooth_fresh (up to 2.17).
+    # constant lr, seeds 1-3): final val 85.22 +- 0.84 against 78.33 +- 2.33 with 1-bit fresh epochs
+    # (eval loss last/min up to 2.47) and 83.11 +- 2.41 with gnn.halo.smooth_fresh (up to 2.17).
     amazon_computers/gat) echo "--set gnn.optim.lr=0.002 --set gnn.optim.decay_first_layer_only=false --set gnn.optim.schedule=cosine --set gnn.staleness.fresh_bits=8" ;;
   esac
 }
