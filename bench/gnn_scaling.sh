@@ -46,10 +46,18 @@ for bits in 32 1; do
     echo "| mpirun -np 2: failed ($(tail -1 "$work/mpi.log")) | | | | | | | |"
   fi
 done
-if python3 -c "import torch" 2>/dev/null; then
+# Debian's python3-torch lives in the system interpreter; a python3 earlier on PATH (pyenv, a venv
+# without system site packages) may not see it, so the first of these that imports torch runs the
+# reference, and its row names it.
+torch_py=""
+for py in python3 /usr/bin/python3; do
+  if command -v "$py" > /dev/null && "$py" -c "import torch" 2>/dev/null; then torch_py="$(command -v "$py")"; break; fi
+done
+if [ -n "$torch_py" ]; then
   "$mlsys" train-gnn convert --out "$work/conv" "${graph[@]}" --set gnn.graph.convert_out="$work/g.mlsg" > /dev/null 2>&1
-  python3 "$root/bench/gnn_pytorch_gcn.py" "$work/g.mlsg" --layout csr --threads "$threads" --epochs "$epochs" --hidden 128 |
-    python3 -c "import json,sys; j=json.loads(sys.stdin.read()); print(f\"| PyTorch {j.get('layout','csr')} (1 process) | {1e3*j['epoch_s']:.1f} | | | | | {j['peak_rss_bytes']/2**20:.0f} | |\")"
+  version="$("$torch_py" -c "import torch; print(torch.__version__)")"
+  "$torch_py" "$root/bench/gnn_pytorch_gcn.py" "$work/g.mlsg" --layout csr --threads "$threads" --epochs "$epochs" --hidden 128 |
+    python3 -c "import json,sys; j=json.loads(sys.stdin.read()); print(f\"| PyTorch $version {j.get('layout','csr')} (1 process, $threads threads; $torch_py) | {1e3*j['epoch_s']:.1f} | | | | | {j['peak_rss_bytes']/2**20:.0f} | |\")"
 else
-  echo "| PyTorch: skipped (python3-torch not installed here; \`make bench\` installs it) | | | | | | | |"
+  echo "| PyTorch: skipped (no python3 here imports torch; \`make bench\` installs python3-torch) | | | | | | | |"
 fi

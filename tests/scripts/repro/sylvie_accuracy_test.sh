@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# ctest scripts/sylvie_accuracy_resume: scripts/repro/sylvie_accuracy.sh with a stand-in for mlsys
+# (it writes a summary and epochs.csv and logs its --out), on Cora x GCN x 1 seed (7 runs), 2 at
+# once. Before the study: two runs finished (fp32 and one 4-part run), one stopped early
+# ("interrupted": true). The study must
+# start the stopped run and every missing one, not the finished one, and the table must count each
+# finished run once; a table over a folder holding a stopped run must leave it out and name it.
+# Usage: sylvie_accuracy_test.sh <source dir> <work dir>
+set -euo pipefail
+src=$1 work=$2
+rm -rf "$work"
+mkdir -p "$work"
+fake="$work/fake-mlsys"
+cat > "$fake" <<'SH'
+#!/usr/bin/env bash
+# Stand-in for `mlsys train-gnn CONFIG --out DIR ...`: a finished run with 85% test accuracy.
+out=""
+while [[ $# -gt 0 ]]; do [[ $1 == --out ]] && out=$2; shift; done
+mkdir -p "$out"
+echo "$out" >> "$(dirname "$0")/started"
+printf '{"final_test_acc": 0.85, "interrupted": false}\n' > "$out/summary.json"
+printf 'epoch,loss,eval_loss\n0,1.0,1.0\n1,0.5,0.5\n' > "$out/epochs.csv"
+SH
+chmod +x "$fake"
+out="$work/out"
+baseline="$out/cora/gcn/fp32_p1/seed1"
+finished="$out/cora/gcn/1bit_pipeline_p4/seed1"
+stopped="$out/cora/gcn/1bit_pipeline_p8/seed1"
+mkdir -p "$baseline" "$finished" "$stopped"
+for d in "$baseline" "$finished"; do
+  printf '{"final_test_acc": 0.85, "interrupted": false}\n' > "$d/summary.json"
+  printf 'epoch,loss,eval_loss\n0,1.0,1.0\n' > "$d/epochs.csv"
+done
+printf '{"final_test_acc": 0.10, "interrupted": true}\n' > "$stopped/summary.json"
+printf 'epoch,loss,eval_loss\n0,2.0,2.0\n' > "$stopped/epochs.csv"
+
+# The table over the folder as it is: the stopped run is left out and named.
+table="$(python3 "$src/scripts/repro/sylvie_accuracy_table.py" "$out")"
+grep -q "left out, stopped before their last epoch.*1bit_pipeline_p8/seed1" <<< "$table" || { echo "FAIL: the stopped run is not named"; echo "$table"; exit 1; }
+if grep -q "1bit_pipeline, P=8" <<< "$table"; then echo "FAIL: the stopped run's accuracy is in the table"; echo "$table"; exit 1; fi
+
+JOBS=2 MLSYS_DATA_DIR="$work" bash "$src/scripts/repro/sylvie_accuracy.sh" "$fake" "$out" 1 cora gcn > "$work/study.out"
+started="$(sort "$work/started")"
+n="$(wc -l <<< "$started")"
+[[ $n -eq 5 ]] || { echo "FAIL: $n runs started, expected 5 (7 less the 2 finished)"; echo "$started"; exit 1; }
+grep -qx "$stopped" <<< "$started" || { echo "FAIL: the stopped run was not started again"; exit 1; }
+if grep -qxE "$finished|$baseline" <<< "$started"; then echo "FAIL: a finished run was started again"; exit 1; fi
+grep -q "rows failing an accuracy check: 0; rows failing the loss check (evaluation-pass train loss): 0" "$work/study.out" || { echo "FAIL: table"; cat "$work/study.out"; exit 1; }
+if grep -q "left out" "$work/study.out"; then echo "FAIL: a run is still left out after the study"; cat "$work/study.out"; exit 1; fi
+echo "ok: 5 runs started (the stopped one among them), the finished ones kept, table complete"
