@@ -56,6 +56,14 @@ Tensor Tensor::wrap(void* data, const Shape& shape, DType dtype, Device device) 
   return t;
 }
 
+Tensor Tensor::wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner) {
+  Tensor t;
+  t.storage_ = std::make_shared<Storage>(data, static_cast<size_t>(shape.numel()) * dtype_size(dtype), std::move(owner));
+  t.shape_ = shape;
+  t.dtype_ = dtype;
+  return t;
+}
+
 Device Tensor::device() const { return storage_ ? storage_->device() : Device::cpu(); }
 
 int64_t Tensor::dim(int i) const {

@@ -68,6 +68,8 @@ class Tensor {
   static Tensor from_vector(std::vector<T>&& v, Shape shape = Shape());
   // Non-owning tensor over memory the caller keeps alive (e.g. mmap'd features).
   static Tensor wrap(void* data, const Shape& shape, DType dtype, Device device = Device::cpu());
+  // Host tensor over memory that `owner` keeps alive; the tensor holds `owner` until its last handle.
+  static Tensor wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner);
 
   // ---- properties ----
   bool defined() const { return storage_ != nullptr; }

@@ -30,6 +30,9 @@ class Array {
   const T* end() const { return data_ + size_; }
   // True when the elements live in a mapped file rather than in memory this array owns.
   bool mapped() const { return keep_ != nullptr; }
+  // What keeps the elements alive (the owned vector, or the mapping): a view that outlives this
+  // array, e.g. a tensor over the features after the graph released them, holds it.
+  std::shared_ptr<const void> owner() const { return owned_ ? std::shared_ptr<const void>(owned_) : keep_; }
   // Mapped arrays only: drops their pages from the process's resident set. The file stays mapped
   // (read-only, private) and a later read faults the pages back in, so this is safe at any time;
   // it is for data read once, e.g. the adjacency after a trainer built its own CSR.

@@ -167,7 +167,10 @@ void load_features(WorkerInputs& in, comm::Communicator& c, DeviceContext& ctx, 
   const bool in_place = !exchanging && !how.normalize && !g.sparse_features();
   Rows x;
   if (in_place) {
-    x.dense = Tensor::wrap(const_cast<float*>(g.features.data()), {own, f}, DType::f32);
+    // The tensor shares the features' owner: the command releases the graph's features once
+    // every worker has built its inputs (TrainSetup::inputs_built), and this worker still reads them.
+    x.dense = Tensor::wrap(const_cast<float*>(g.features.data()), {own, f}, DType::f32,
+                           std::const_pointer_cast<void>(g.features.owner()));
   } else {
     x = gather_rows(g, plan.owned, how.normalize);
   }

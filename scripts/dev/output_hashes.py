@@ -31,7 +31,9 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SKIP_FILES = {"run.log", "trace.json"}
-SKIP_SUFFIXES = (".bin", ".mlsg", ".prior", ".tmp")
+# .key: a cached prior's validity key, which names its input files' paths, sizes and modification
+# times (dataopt/pipeline/priors.cpp): it describes the machine's copy of the data, not a result.
+SKIP_SUFFIXES = (".bin", ".mlsg", ".prior", ".tmp", ".key")
 # summary.json's run record (core/runtime/run_record.hpp): never hashed, so adding or changing
 # record fields (or a new commit's git sha) is not an output change.
 RECORD_KEY = "run"

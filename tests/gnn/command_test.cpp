@@ -151,3 +151,17 @@ TEST_CASE("--graph PATH means gnn.graph.source=file with that path, and a path n
   CHECK(clash.exit_code == 2);
   CHECK(clash.err.find("gnn.graph.path is set") != std::string::npos);
 }
+
+TEST_CASE("one worker on a generated graph: the graph's features, read in place, outlive their release after the inputs are built") {
+  // A single worker wraps the graph's dense features instead of copying them; the command then
+  // releases the graph's features (TrainSetup::inputs_built). The worker's view must keep them
+  // alive: this run used to read freed memory (a segfault: `mlsys` unmaps blocks above 128 KiB).
+  TempDir t;
+  auto r = run_mlsys("train-gnn --out " + (t / "run").string() +
+                     " --set gnn.parts=1 --set gnn.epochs=3 --set gnn.graph.features=64 --set run.progress=off");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  Json s = Json::parse(read_text(t / "run" / "summary.json"));
+  CHECK(s["epochs_run"].as_int() == 3);
+  CHECK(s["final_train_acc"].as_number() > 0.0);
+}
