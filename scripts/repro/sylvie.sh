@@ -47,11 +47,12 @@ for m in ["gcn", "sage"]:
         runs = []
         for s in range(1, seeds + 1):
             d = os.path.join(out, f"{m}_{v}", f"seed{s}")
-            if os.path.exists(os.path.join(d, "summary.json")) and not json.load(open(os.path.join(d, "summary.json"))).get("interrupted"):
+            summary = json.load(open(os.path.join(d, "summary.json"))) if os.path.exists(os.path.join(d, "summary.json")) else None
+            if summary and not summary.get("interrupted"):  # a run stopped early is not a result
                 # The evaluation pass's train loss (no dropout, exact halos; every eval_every epochs):
                 # the training step's own loss wanders by tens of percent with dropout 0.5.
                 losses = [float(r["eval_loss"]) for r in csv.DictReader(open(os.path.join(d, "epochs.csv"))) if r.get("eval_loss")]
-                runs.append((json.load(open(os.path.join(d, "summary.json"))), losses))
+                runs.append((summary, losses))
         if not runs:
             print(f"{m:5} {v:18} | (missing)"); continue
         t = [r[0]["mean_time_split"] for r in runs]
