@@ -18,7 +18,9 @@ nn::Parameter make_param(DeviceContext& ctx, const std::string& name, int64_t ro
   Shape s = rows == 1 ? Shape{cols} : Shape{rows, cols};
   nn::Parameter p;
   p.name = name;
-  p.value = Tensor::from_vector(v, s).to(ctx);
+  // Straight into ctx's pool: a host copy would come from the shared host pool and stay cached there.
+  p.value = Tensor::empty(s, DType::f32, ctx);
+  p.value.copy_from(Tensor::wrap(v.data(), s, DType::f32));
   p.grad = Tensor::zeros(s, DType::f32, ctx);
   p.decay = decay;
   return p;

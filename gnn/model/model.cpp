@@ -55,9 +55,18 @@ void Model::clear() {
   for (auto& h : hidden_) h.pre = h.normed = h.mean = h.rstd = h.act = Tensor();
 }
 
-void Model::zero_grad(DeviceContext& ctx) {
-  for (nn::Parameter* p : params()) k::fill(ctx, p->grad, 0.0f);
+void Model::drop_grads() {
+  for (nn::Parameter* p : params()) p->grad = Tensor();
 }
+
+namespace {
+
+// A gradient backward accumulates into: zeros, created when first needed.
+void ensure_grad(DeviceContext& ctx, nn::Parameter& p) {
+  if (!p.grad.defined()) p.grad = Tensor::zeros(p.value.shape(), DType::f32, ctx);
+}
+
+}  // namespace
 
 Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
   Tensor h = x;
@@ -98,6 +107,7 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
 void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
   Tensor g = grad_logits, skip;
   for (int l = o_.layers - 1; l >= 0; --l) {
+    for (nn::Parameter* p : layer_params(l)) ensure_grad(env.ctx, *p);
     Tensor gin = layers_[l]->backward(env, g, l > 0);
     g = Tensor();
     if (l == 0) break;
@@ -112,6 +122,8 @@ void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
     Tensor gpre = gz;
     if (o_.layer_norm) {
       gpre = Tensor::empty(gz.shape(), DType::f32, env.ctx);
+      ensure_grad(env.ctx, *hs.gamma);
+      ensure_grad(env.ctx, *hs.beta);
       k::layer_norm_backward(env.ctx, hs.pre, hs.gamma->value, hs.mean, hs.rstd, gz, gpre, hs.gamma->grad, hs.beta->grad);
     }
     skip = keep ? gin : Tensor();

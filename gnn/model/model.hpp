@@ -19,10 +19,16 @@ class Model {
   // in_dim: feature width; out_dim: classes. With precomputes_first(o) the input is A_hat X.
   Model(DeviceContext& ctx, const ModelOptions& o, int in_dim, int out_dim, uint64_t seed);
   Tensor forward(ForwardEnv& env, const Tensor& x);    // logits [owned, out_dim]
+  // Accumulates every parameter's gradient. A gradient that does not exist (drop_grads) is created,
+  // zeroed, just before the layer that forms it: by then the layers above have released their
+  // activations, so the gradients (the first layer's is the model's largest tensor) never add to
+  // the forward pass's peak.
   void backward(ForwardEnv& env, const Tensor& grad_logits);
   std::vector<nn::Parameter*> params();  // every layer's, then the norms'
   std::vector<nn::Parameter*> layer_params(int layer);  // graph layer `layer`'s
-  void zero_grad(DeviceContext& ctx);
+  // Releases every gradient (after the optimizer step, and before a backward that must not add to
+  // the previous one).
+  void drop_grads();
   void clear();
 
  private:

@@ -74,20 +74,26 @@ float multi_label_loss(DeviceContext& ctx, const Tensor& logits, const Tensor& l
   return loss;
 }
 
+// Rank 0's parameter values, read by the other workers of the process (TrainSetup::share_model).
+struct SharedModel {
+  std::vector<Tensor> values;
+};
+
 // One rank's part of training: its device, partition, inputs and model replica. Every rank runs
 // the same steps in the same order (the collectives pair up); rank 0 keeps the records.
 class Worker {
  public:
   Worker(comm::Communicator& c, const Graph& g, const std::vector<int32_t>& owner, const TrainSetup& s, TrainResult& result,
-         int threads)
+         int threads, SharedModel* shared)
       : c_(c), g_(g), owner_(owner), s_(s), o_(s.gnn), result_(result), threads_(threads), rank_(c.rank()), parts_(c.size()),
-        in_process_(comm::backend(s.comm.backend)->in_process()) {}
+        in_process_(comm::backend(s.comm.backend)->in_process()), shared_(shared) {}
 
   void run() {
     open_device();
     load_partition();
     build_model();
     resume();
+    share_model();
     start_progress();
     int epoch = start_;
     for (; epoch < o_.epochs; ++epoch) {
@@ -160,7 +166,7 @@ class Worker {
     oo.weight_decay = o_.weight_decay;
     opt_ = nn::make_optimizer(o_.optimizer, ctx, model_->params(), oo);
     schedule_ = nn::lr_schedule_registry().create(o_.lr_schedule);
-    opt_->allocate_state();
+    if (steps()) opt_->allocate_state();
     // From here on every communication of this rank goes through its engine (one thread, in order).
     const int threads = 1;
     engine_ = std::make_unique<comm::ProgressEngine>(c_, [threads] { omp_set_num_threads(threads); });
@@ -191,6 +197,28 @@ class Worker {
     if (rank_ == 0) result_.start_epoch = start_;
   }
 
+  // With a shared model, the workers other than rank 0 read rank 0's parameter values and keep no
+  // optimizer state: their own values (equal to rank 0's: same seed, same checkpoint) and any state
+  // a resume loaded go. Every rank still computes and all-reduces its own gradient, so the summed
+  // gradient rank 0 steps with is the one every replica would step with: the run is bit-identical
+  // to one replica per worker.
+  void share_model() {
+    if (!shared_) return;
+    const std::vector<nn::Parameter*> params = model_->params();
+    if (rank_ == 0)
+      for (nn::Parameter* p : params) shared_->values.push_back(p->value);
+    c_.barrier();  // rank 0's values are published
+    if (rank_ == 0) return;
+    for (size_t i = 0; i < params.size(); ++i) params[i]->value = shared_->values.at(i);
+    nn::OptimizerOptions oo = opt_->options();
+    opt_ = nn::make_optimizer(o_.optimizer, *dctx_, params, oo);
+    // The freed values' size classes may never be asked for again: give them back now.
+    dctx_->pool().release_cached();
+  }
+
+  // Whether this rank runs the optimizer: every rank, or rank 0 alone when the model is shared.
+  bool steps() const { return !shared_ || rank_ == 0; }
+
   void start_progress() {
     if (rank_ == 0 && s_.progress) bar_ = std::make_unique<Progress>("train-gnn", static_cast<uint64_t>(o_.epochs), "epochs");
     t0_us_ = now_s() * 1e6;
@@ -215,7 +243,7 @@ class Worker {
     const comm::CommStats before = c_.stats();
     const double t_start = now_s();
     ex_->begin_epoch(epoch, ep.stale, ep.fwd_bits, ep.bwd_bits, &st);
-    model_->zero_grad(ctx);
+    model_->drop_grads();
     ForwardEnv env{ctx, *ex_, lg_, true, false, derive_seed(s_.seed, 0xd20u, static_cast<uint64_t>(epoch)), sparse_x(),
                    in_.local_input};
     double t = now_s();
@@ -243,9 +271,14 @@ class Worker {
       for (nn::Parameter* p : params) st.reduce_bytes += static_cast<uint64_t>(p->grad.numel()) * 4;
     span("allreduce", t);
     t = now_s();
-    opt_->options().lr = o_.lr * schedule_->factor(epoch, o_.epochs);
-    opt_->step();
+    // A shared model: rank 0 steps it, and the epoch record's all-reduce below, which rank 0 enters
+    // after its step, holds the other workers until the values are updated.
+    if (steps()) {
+      opt_->options().lr = o_.lr * schedule_->factor(epoch, o_.epochs);
+      opt_->step();
+    }
     ctx.synchronize();
+    model_->drop_grads();  // backward creates them again, layer by layer
     span("adam", t);
     const double epoch_s = now_s() - t_start;
     // Encoding and decoding run on the communication thread (quant_s overlaps); the worker's own
@@ -400,6 +433,7 @@ class Worker {
   TrainResult& result_;
   const int threads_, rank_, parts_;
   const bool in_process_;  // the ranks are threads of this process
+  SharedModel* const shared_;  // non-null: the workers of this process share rank 0's parameters
 
   std::unique_ptr<DeviceContext> dctx_;
   HaloPlan plan_;
@@ -440,11 +474,14 @@ TrainResult train(const Graph& g, const std::vector<int32_t>& owner, const Train
   const int saved = thread_count();
   if (ranks_here > 1) set_thread_count(per_worker);
   TrainResult result;
+  // In-process workers all run on device 0 (Worker::open_device): one copy of the model serves them.
+  const bool share = s.share_model && threads && o.parts > 1;
+  SharedModel shared;
   try {
     comm::run_ranks(co, [&](comm::Communicator& c) {
       if (c.size() != o.parts)
         throw ConfigError(fmt::format("gnn.parts = {} but the communicator has {} ranks (mpirun -np must equal gnn.parts)", o.parts, c.size()));
-      Worker(c, g, owner, s, result, per_worker).run();
+      Worker(c, g, owner, s, result, per_worker, share ? &shared : nullptr).run();
     });
   } catch (...) {
     if (ranks_here > 1) set_thread_count(saved);

@@ -35,6 +35,10 @@ struct TrainSetup {
   std::string out_dir;          // checkpoints go here ("" = none)
   TraceWriter* trace = nullptr;  // first gnn.trace_epochs epochs
   bool progress = false;
+  // In-process workers (inproc threads) share one copy of the parameters and rank 0's optimizer
+  // state instead of a replica each; the run is bit-identical either way (tests compare), only
+  // memory differs. Separate processes (MPI, NCCL) always hold a replica each.
+  bool share_model = true;
   // Called once in each process when every worker of the process has built its inputs: the
   // graph's features are not read after it (train-gnn frees them there).
   std::function<void()> inputs_built;

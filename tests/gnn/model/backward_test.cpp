@@ -54,7 +54,7 @@ void check_variant(comm::Communicator& c, const Graph& g, const HaloPlan& plan, 
     for (int64_t i = 0; i < y.numel(); ++i) s += static_cast<double>(y.data<float>()[i]) * rv[static_cast<size_t>(i)];
     return s;
   };
-  m.zero_grad(ctx);
+  m.drop_grads();
   {
     ForwardEnv env{ctx, ex, lg, true, false, 99, nullptr};
     m.forward(env, x);
