@@ -11,6 +11,7 @@ class CpuCachingPool : public MemoryPool {
   static constexpr size_t kAlignment = 64;
   static constexpr size_t kHugePage = size_t{2} << 20;
   static constexpr size_t kHugeThreshold = size_t{4} << 20;
+  static constexpr size_t kRoundUp = size_t{256} << 10;
   explicit CpuCachingPool(std::string name = "host", uint64_t limit_bytes = 0)
       : MemoryPool(std::move(name), Device::cpu(), limit_bytes) {}
   ~CpuCachingPool() override { release_cached(); }

@@ -25,11 +25,7 @@ void DropIn::begin(ForwardEnv& env, const Tensor& h, float prob, int slot) {
   ids = env.lg.global_ids;
   if (!h.defined() && env.sparse_x) {
     sx = *env.sparse_x;
-    if (env.train && p > 0 && sx.nnz() > 0) {
-      Tensor vals = Tensor::empty({sx.nnz()}, DType::f32, env.ctx);
-      k::dropout_keyed_csr(env.ctx, sx, ids.rows(0, sx.rows), p, seed, vals);
-      sx.values = vals;
-    }
+    active = env.train && p > 0 && sx.nnz() > 0;
     return;
   }
   in = h;
@@ -38,6 +34,14 @@ void DropIn::begin(ForwardEnv& env, const Tensor& h, float prob, int slot) {
 
 void DropIn::drop_rows(ForwardEnv& env, int64_t r0, int64_t r1, const Tensor& src, const Tensor& out) const {
   k::dropout_keyed(env.ctx, in.rows(r0, r1), src, ids.rows(r0, r1), p, seed, out);
+}
+
+Csr DropIn::dropped_sparse(ForwardEnv& env) const {
+  if (!active) return sx;
+  Csr d = sx;
+  d.values = Tensor::empty({sx.nnz()}, DType::f32, env.ctx);
+  k::dropout_keyed_csr(env.ctx, sx, ids.rows(0, sx.rows), p, seed, d.values);
+  return d;
 }
 
 Tensor DropIn::dropped(ForwardEnv& env) const {
@@ -51,10 +55,11 @@ void DropIn::matmul(ForwardEnv& env, const Tensor& w, const Tensor& out, float b
   const int64_t n = out.rows();
   if (n < rows() && beta != 0.0f) throw Error("DropIn::matmul: a prefix of the rows takes beta = 0");
   if (sx.rows) {
-    if (n == sx.rows) return k::spmm(env.ctx, sx, w, out, Tensor(), beta);
+    const Csr d = dropped_sparse(env);
+    if (n == sx.rows) return k::spmm(env.ctx, d, w, out, Tensor(), beta);
     // The owned prefix of a local sparse input: its rows are not a matrix of their own.
     Tensor all = Tensor::empty({sx.rows, out.row_numel()}, DType::f32, env.ctx);
-    k::spmm(env.ctx, sx, w, all);
+    k::spmm(env.ctx, d, w, all);
     out.copy_from(all.rows(0, n));
     return;
   }
@@ -80,12 +85,13 @@ Tensor DropIn::backward(ForwardEnv& env, const Tensor& g, nn::Parameter& w, bool
       gp = Tensor::zeros({sx.rows, g.row_numel()}, DType::f32, env.ctx);
       gp.rows(0, n).copy_from(g);
     }
-    k::spmm_t(env.ctx, sx, gp, w.grad, sx.values, 1.0f);
+    const Tensor& grad = grad_of(env.ctx, w);
+    k::spmm_t(env.ctx, sx, gp, grad, dropped_sparse(env).values, 1.0f);
     return Tensor();
   }
   Tensor gin = need_input_grad ? Tensor::empty({n, w.value.dim(0)}, DType::f32, env.ctx) : Tensor();
   if (!active) {
-    k::gemm(env.ctx, in.rows(0, n), true, g, false, w.grad, 1.0f, 1.0f);
+    k::gemm(env.ctx, in.rows(0, n), true, g, false, grad_of(env.ctx, w), 1.0f, 1.0f);
     if (need_input_grad) k::gemm(env.ctx, g, false, w.value, true, gin);
     return gin;
   }
@@ -96,7 +102,7 @@ Tensor DropIn::backward(ForwardEnv& env, const Tensor& g, nn::Parameter& w, bool
     const int64_t r1 = std::min(n, r0 + b);
     Tensor blk = s.rows(0, r1 - r0);
     drop_rows(env, r0, r1, in.rows(r0, r1), blk);
-    k::gemm(env.ctx, blk, true, g.rows(r0, r1), false, w.grad, 1.0f, 1.0f);
+    k::gemm(env.ctx, blk, true, g.rows(r0, r1), false, grad_of(env.ctx, w), 1.0f, 1.0f);
     if (!need_input_grad) continue;
     Tensor gi = gin.rows(r0, r1);
     k::gemm(env.ctx, g.rows(r0, r1), false, w.value, true, gi);

@@ -40,6 +40,7 @@ struct DropIn {
 
  private:
   // out = src * keep / (1 - p) for input rows [r0, r1) (src, out: that many rows; may alias).
+  Csr dropped_sparse(ForwardEnv& env) const;
   void drop_rows(ForwardEnv& env, int64_t r0, int64_t r1, const Tensor& src, const Tensor& out) const;
 };
 

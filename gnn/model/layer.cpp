@@ -46,7 +46,12 @@ Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w) {
 }
 
 void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, nn::Parameter& w) {
-  k::gemm(env.ctx, x, true, g, false, w.grad, 1.0f, 1.0f);
+  k::gemm(env.ctx, x, true, g, false, grad_of(env.ctx, w), 1.0f, 1.0f);
+}
+
+const Tensor& grad_of(DeviceContext& ctx, nn::Parameter& p) {
+  if (!p.grad.defined()) p.grad = Tensor::zeros(p.value.shape(), DType::f32, ctx);
+  return p.grad;
 }
 
 }  // namespace mlsys::gnn

@@ -34,8 +34,9 @@ class Layer {
  public:
   virtual ~Layer() = default;
   virtual Tensor forward(ForwardEnv& env, const Tensor& h) = 0;
-  // Returns the gradient w.r.t. h (undefined when need_input_grad is false). Accumulates param grads.
-  virtual Tensor backward(ForwardEnv& env, const Tensor& grad_out, bool need_input_grad) = 0;
+  // Returns the gradient w.r.t. h (undefined when need_input_grad is false). Accumulates param grads
+  // (grad_of). grad_out is the layer's: it may release it once used, before its own allocations.
+  virtual Tensor backward(ForwardEnv& env, Tensor grad_out, bool need_input_grad) = 0;
   // Drops what forward kept for backward (before an evaluation pass, to lower peak memory).
   virtual void clear() {}
   std::vector<nn::Parameter*> params() {
@@ -66,5 +67,8 @@ Tensor exchange_back(ForwardEnv& env, int slot, const Tensor& g_ext);
 bool input_is_local(const ForwardEnv& env, int slot);
 Tensor matmul_t(ForwardEnv& env, const Tensor& g, const Tensor& w);            // g W^T
 void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, nn::Parameter& w);  // w.grad += x^T g
+// The gradient backward accumulates p's into: created (zeros) at its first write, so a gradient
+// takes no memory before the step that forms it (the first layer's is the model's largest tensor).
+const Tensor& grad_of(DeviceContext& ctx, nn::Parameter& p);
 
 }  // namespace mlsys::gnn

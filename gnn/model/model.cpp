@@ -1,5 +1,7 @@
 #include "gnn/model/model.hpp"
 
+#include <utility>
+
 #include "core/kernels/kernels.hpp"
 #include "core/util/error.hpp"
 #include "core/util/random.hpp"
@@ -59,15 +61,6 @@ void Model::drop_grads() {
   for (nn::Parameter* p : params()) p->grad = Tensor();
 }
 
-namespace {
-
-// A gradient backward accumulates into: zeros, created when first needed.
-void ensure_grad(DeviceContext& ctx, nn::Parameter& p) {
-  if (!p.grad.defined()) p.grad = Tensor::zeros(p.value.shape(), DType::f32, ctx);
-}
-
-}  // namespace
-
 Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
   Tensor h = x;
   for (int l = 0; l < o_.layers; ++l) {
@@ -107,8 +100,7 @@ Tensor Model::forward(ForwardEnv& env, const Tensor& x) {
 void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
   Tensor g = grad_logits, skip;
   for (int l = o_.layers - 1; l >= 0; --l) {
-    for (nn::Parameter* p : layer_params(l)) ensure_grad(env.ctx, *p);
-    Tensor gin = layers_[l]->backward(env, g, l > 0);
+    Tensor gin = layers_[l]->backward(env, std::move(g), l > 0);
     g = Tensor();
     if (l == 0) break;
     if (skip.defined()) k::add(env.ctx, gin, skip, gin);  // gradient of h_l along the skip path
@@ -122,15 +114,15 @@ void Model::backward(ForwardEnv& env, const Tensor& grad_logits) {
     Tensor gpre = gz;
     if (o_.layer_norm) {
       gpre = Tensor::empty(gz.shape(), DType::f32, env.ctx);
-      ensure_grad(env.ctx, *hs.gamma);
-      ensure_grad(env.ctx, *hs.beta);
-      k::layer_norm_backward(env.ctx, hs.pre, hs.gamma->value, hs.mean, hs.rstd, gz, gpre, hs.gamma->grad, hs.beta->grad);
+      k::layer_norm_backward(env.ctx, hs.pre, hs.gamma->value, hs.mean, hs.rstd, gz, gpre, grad_of(env.ctx, *hs.gamma),
+                             grad_of(env.ctx, *hs.beta));
     }
     skip = keep ? gin : Tensor();
     gin = gz = Tensor();
     hs.pre = hs.normed = hs.mean = hs.rstd = hs.act = Tensor();  // done with this layer's activations
     g = gpre;
   }
+  for (nn::Parameter* p : params()) grad_of(env.ctx, *p);  // every gradient exists for the all-reduce
 }
 
 }  // namespace mlsys::gnn

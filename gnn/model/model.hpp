@@ -20,9 +20,8 @@ class Model {
   Model(DeviceContext& ctx, const ModelOptions& o, int in_dim, int out_dim, uint64_t seed);
   Tensor forward(ForwardEnv& env, const Tensor& x);    // logits [owned, out_dim]
   // Accumulates every parameter's gradient. A gradient that does not exist (drop_grads) is created,
-  // zeroed, just before the layer that forms it: by then the layers above have released their
-  // activations, so the gradients (the first layer's is the model's largest tensor) never add to
-  // the forward pass's peak.
+  // zeroed, at its first write (grad_of): by then the layers above have released their activations
+  // and the layer its output gradient, so gradients never add to the forward pass's peak.
   void backward(ForwardEnv& env, const Tensor& grad_logits);
   std::vector<nn::Parameter*> params();  // every layer's, then the norms'
   std::vector<nn::Parameter*> layer_params(int layer);  // graph layer `layer`'s

@@ -1,5 +1,6 @@
 #include "core/comm/inproc/inproc_communicator.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 
@@ -171,26 +172,29 @@ class InprocCommunicator::AllReduceState final : public Request::State {
     return true;
   }
   // The peers' chunks are reduced straight out of their messages (or, in place, out of their
-  // buffers), one at a time (no receive buffers held while the collective is pending); the reduced
-  // chunk (or its address) then goes to every peer.
+  // buffers; no receive buffers held while the collective is pending); the reduced chunk (or its
+  // address) then goes to every peer.
   void reduce_scatter() {
     const Clock::time_point deadline = deadline_after(timeout_);
     const size_t my_n = begin(me_ + 1) - begin(me_);
     uint8_t* mine = bytes_ + begin(me_) * es_;
-    std::vector<uint8_t> acc(my_n * es_);
+    std::vector<std::vector<uint8_t>> msgs(static_cast<size_t>(n_));
+    std::vector<const uint8_t*> from(static_cast<size_t>(n_));
     for (int p = 0; p < n_; ++p) {
-      std::vector<uint8_t> msg;
-      if (p != me_) msg = group_->take_message(p, me_, tag_, in_place_ ? sizeof(void*) : my_n * es_, name_, who_, deadline);
-      const uint8_t* c = p == me_ ? mine : in_place_ ? address_in(msg) : msg.data();
-      if (p == 0) {
-        if (!acc.empty()) std::memcpy(acc.data(), c, acc.size());
-      } else {
-        reduce_into(acc.data(), c, my_n, dtype_, op_);
-      }
+      if (p != me_) msgs[size_t(p)] = group_->take_message(p, me_, tag_, in_place_ ? sizeof(void*) : my_n * es_, name_, who_, deadline);
+      from[size_t(p)] = p == me_ ? mine : in_place_ ? address_in(msgs[size_t(p)]) : msgs[size_t(p)].data();
     }
-    if (!acc.empty()) std::memcpy(mine, acc.data(), acc.size());
+    // A piece at a time, each element summed in rank order: the accumulator stays small.
+    constexpr size_t kPiece = 16384;
+    std::vector<uint8_t> acc(std::min(my_n, kPiece) * es_);
+    for (size_t a = 0; a < my_n; a += kPiece) {
+      const size_t len = std::min(kPiece, my_n - a), off = a * es_;
+      std::memcpy(acc.data(), from[0] + off, len * es_);
+      for (int p = 1; p < n_; ++p) reduce_into(acc.data(), from[size_t(p)] + off, len, dtype_, op_);
+      std::memcpy(mine + off, acc.data(), len * es_);
+    }
     for (int p = 0; p < n_; ++p)
-      if (p != me_) send(p, mine, acc.size());
+      if (p != me_) send(p, mine, my_n * es_);
     reduced_ = true;
   }
   // In place: copies every peer's reduced chunk out of its buffer, then tells the peer so.

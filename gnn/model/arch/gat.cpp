@@ -55,10 +55,10 @@ class GatLayer final : public Layer {
     t_own_ = t;
     return y;
   }
-  Tensor backward(ForwardEnv& env, const Tensor& gy, bool need_input_grad) override {
+  Tensor backward(ForwardEnv& env, Tensor gy, bool need_input_grad) override {
     const Csr& a = env.lg.adj;
     nn::Parameter &w = params_[0], &al = params_[1], &ar = params_[2], &b = params_[3];
-    k::col_sum(env.ctx, gy, b.grad, 1.0f);
+    k::col_sum(env.ctx, gy, grad_of(env.ctx, b), 1.0f);
     // Through the aggregation: dT_ext = A^T (alpha * gy), dalpha = <gy_u, T_v> per head.
     Tensor gt_ext = Tensor::empty(t_ext_.shape(), DType::f32, env.ctx);
     k::spmm_t(env.ctx, a, gy, gt_ext, alpha_);
@@ -96,7 +96,7 @@ class GatLayer final : public Layer {
     k::mul(env.ctx, ge2, ab, prod);
     k::add(env.ctx, gt, prod, gt);
     k::mul(env.ctx, ge2, t, prod);
-    k::col_sum(env.ctx, prod, a.grad.reshape({hd}), 1.0f);
+    k::col_sum(env.ctx, prod, grad_of(env.ctx, a).reshape({hd}), 1.0f);
   }
   int slot_, in_, out_, heads_;
   float p_;

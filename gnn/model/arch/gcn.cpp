@@ -37,15 +37,16 @@ class GcnLayer final : public Layer {
     k::add_row_vector(env.ctx, y, params_[1].value, y);
     return y;
   }
-  Tensor backward(ForwardEnv& env, const Tensor& gy, bool need_input_grad) override {
+  Tensor backward(ForwardEnv& env, Tensor gy, bool need_input_grad) override {
     nn::Parameter &w = params_[0], &b = params_[1];
-    k::col_sum(env.ctx, gy, b.grad, 1.0f);
+    k::col_sum(env.ctx, gy, grad_of(env.ctx, b), 1.0f);
     Tensor ghd;
     if (precomputed_) {
       ghd = drop_.backward(env, gy, w, need_input_grad);
     } else if (transform_first_ || drop_.sx.rows) {
       Tensor gt_ext = Tensor::empty({env.lg.local, out_}, DType::f32, env.ctx);
       k::spmm_t(env.ctx, env.lg.adj, gy, gt_ext);
+      gy = Tensor();  // before the weight gradient and the dropped input are formed
       Tensor gt = exchange_back(env, slot_, gt_ext);
       gt_ext = Tensor();
       ghd = drop_.backward(env, gt, w, need_input_grad);

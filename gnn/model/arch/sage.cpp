@@ -39,9 +39,9 @@ class SageLayer final : public Layer {
     k::add_row_vector(env.ctx, y, params_[2].value, y);
     return y;
   }
-  Tensor backward(ForwardEnv& env, const Tensor& gy, bool need_input_grad) override {
+  Tensor backward(ForwardEnv& env, Tensor gy, bool need_input_grad) override {
     nn::Parameter &ws = params_[0], &wn = params_[1], &b = params_[2];
-    k::col_sum(env.ctx, gy, b.grad, 1.0f);
+    k::col_sum(env.ctx, gy, grad_of(env.ctx, b), 1.0f);
     Tensor ghd;
     if (transform_first_ || drop_.sx.rows) {
       Tensor gt_ext = Tensor::empty({env.lg.local, out_}, DType::f32, env.ctx);
