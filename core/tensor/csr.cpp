@@ -178,16 +178,12 @@ Csr Csr::transpose() const {
   return t;
 }
 
-Csr Csr::with_transpose() const {
+Csr Csr::with_transpose(bool edge_ids) const {
   Csr m = *this;
   if (symmetric || transposed) return m;
-  if (device().is_cpu()) {
-    m.transposed = std::make_shared<const Csr>(transpose());
-  } else {
-    DeviceContext& ctx = default_context(device());
-    Csr host = to(cpu_context());
-    m.transposed = std::make_shared<const Csr>(host.transpose().to(ctx));
-  }
+  Csr t = device().is_cpu() ? transpose() : to(cpu_context()).transpose();
+  if (!edge_ids) t.edge_id = Tensor();
+  m.transposed = std::make_shared<const Csr>(device().is_cpu() ? std::move(t) : t.to(default_context(device())));
   return m;
 }
 

@@ -49,7 +49,9 @@ struct Csr {
   // The transpose (host, OpenMP counting sort, stable): values permuted, edge_id set.
   Csr transpose() const;
   // Returns a copy whose `transposed` is filled (computed on the host, moved to this device).
-  Csr with_transpose() const;
+  // edge_ids = false: the transpose keeps its permuted values but not each entry's source edge id
+  // (8 of its 16 bytes per nonzero), which only spmm_t with explicit per-edge values reads.
+  Csr with_transpose(bool edge_ids = true) const;
   // Copy of every array onto ctx's device (and the cached transpose too).
   Csr to(DeviceContext& ctx) const;
 };

@@ -132,10 +132,11 @@ class Worker {
     plan_ = build_halo_plan(g_, owner_, parts_, rank_);
     const std::unique_ptr<Architecture> arch = architecture(o_.model.arch);
     lg_ = build_local_graph(ctx, plan_, arch->adjacency());
-    // The exchanger needs only the send/receive lists: drop the adjacency copy.
-    plan_.indices = {};
-    plan_.indptr = {};
-    plan_.degree = {};
+    // The exchanger needs only the send/receive lists: drop the adjacency copy (`= {}` would keep
+    // the capacity: it assigns an empty list).
+    plan_.indices = std::vector<int32_t>();
+    plan_.indptr = std::vector<int64_t>();
+    plan_.degree = std::vector<int32_t>();
     // The only worker in this process: a memory-mapped graph's adjacency is not read again.
     const bool alone = parts_ == 1 || !in_process_;
     if (alone) {
