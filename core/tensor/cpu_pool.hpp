@@ -2,7 +2,8 @@
 // Host caching pool: 64-byte aligned blocks in size classes, freed blocks cached per class.
 // Blocks of 4 MiB and more are 2 MiB aligned and advised as transparent huge pages: feature
 // matrices are gathered row by row at random (SpMM), where 4 KiB pages thrash the TLB. Blocks from
-// 256 KiB to 4 MiB take power-of-two classes and are advised against huge pages (cpu_pool.cpp).
+// 256 KiB to 2 MiB take power-of-two classes, and blocks under 4 MiB are advised against huge
+// pages (cpu_pool.cpp).
 #include "core/tensor/memory_pool.hpp"
 
 namespace mlsys {

@@ -101,7 +101,7 @@ TEST_CASE("device contexts from the device: config section") {
   }
 }
 
-TEST_CASE("host pool: blocks from 256 KiB to 4 MiB take power-of-two classes, so differently sized tensors reuse them") {
+TEST_CASE("host pool: blocks from 256 KiB to 2 MiB take power-of-two classes, so differently sized tensors reuse them") {
   CpuCachingPool pool("pow2-test");
   // A layer's temporaries of 1.17, 1.55 and 1.78 MB (coauthor_cs on 4 workers) all take the 2 MiB
   // class: freed, each serves the next (with 4 classes per power of two they held three blocks).
@@ -122,4 +122,12 @@ TEST_CASE("host pool: blocks from 256 KiB to 4 MiB take power-of-two classes, so
   CHECK(e != d);
   pool.deallocate(e, 70'000);
   CHECK(pool.stats().system_allocations == 3);
+  // Above 2 MiB no power-of-two rounding: a 2.2 MB block would become 4 MiB, a huge-page block
+  // that is resident whole. 2.2 and 2.9 MB are two classes.
+  void* f = pool.allocate(2'200'000);
+  pool.deallocate(f, 2'200'000);
+  void* g = pool.allocate(2'900'000);
+  CHECK(g != f);
+  pool.deallocate(g, 2'900'000);
+  CHECK(pool.stats().system_allocations == 5);
 }
