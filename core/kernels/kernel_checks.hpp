@@ -70,9 +70,12 @@ MLSYS_HD uint32_t keyed_row_key(uint64_t seed, int64_t id) {
 MLSYS_HD bool keyed_keep(uint32_t row_key, int64_t c, uint32_t threshold) {
   return (quant::rng_bits(row_key, static_cast<uint32_t>(c)) >> 8) >= threshold;
 }
+// The CSR rule given the row's seed, derive_key(seed, id): a row's nonzeros take it once.
+MLSYS_HD bool keyed_keep_nonzero_in_row(uint64_t row_seed, int64_t c, float p) {
+  return static_cast<double>(derive_key(row_seed, static_cast<uint64_t>(c)) >> 11) * 0x1.0p-53 >= p;
+}
 MLSYS_HD bool keyed_keep_nonzero(uint64_t seed, int64_t id, int64_t c, float p) {
-  const uint64_t key = derive_key(derive_key(seed, static_cast<uint64_t>(id)), static_cast<uint64_t>(c));
-  return static_cast<double>(key >> 11) * 0x1.0p-53 >= p;
+  return keyed_keep_nonzero_in_row(derive_key(seed, static_cast<uint64_t>(id)), c, p);
 }
 
 }  // namespace mlsys::kernels::detail

@@ -38,9 +38,12 @@ void DropIn::drop_rows(ForwardEnv& env, int64_t r0, int64_t r1, const Tensor& sr
 
 Csr DropIn::dropped_sparse(ForwardEnv& env) const {
   if (!active) return sx;
+  if (!dropped_values_.defined()) {
+    dropped_values_ = Tensor::empty({sx.nnz()}, DType::f32, env.ctx);
+    k::dropout_keyed_csr(env.ctx, sx, ids.rows(0, sx.rows), p, seed, dropped_values_);
+  }
   Csr d = sx;
-  d.values = Tensor::empty({sx.nnz()}, DType::f32, env.ctx);
-  k::dropout_keyed_csr(env.ctx, sx, ids.rows(0, sx.rows), p, seed, d.values);
+  d.values = dropped_values_;
   return d;
 }
 

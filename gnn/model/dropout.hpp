@@ -21,7 +21,7 @@ struct DropIn {
   float p = 0;
   uint64_t seed = 0;
   bool active = false;
-  Csr sx;  // sparse input with dropped values (sx.rows == 0: dense)
+  Csr sx;  // sparse input (sx.rows == 0: dense); its dropped values are formed per pass (below)
 
   // Starts layer `slot`'s dropout of h (or, when h is undefined, of env.sparse_x) with probability prob.
   void begin(ForwardEnv& env, const Tensor& h, float prob, int slot);
@@ -35,12 +35,18 @@ struct DropIn {
   Tensor backward(ForwardEnv& env, const Tensor& g, nn::Parameter& w, bool need_input_grad) const;
   // g *= keep / (1 - p) in place (g: the gradient w.r.t. the dropped input).
   void back_inplace(ForwardEnv& env, const Tensor& g) const;
+  // Ends the forward pass's use of a sparse input's dropped values (one per nonzero, the input's
+  // size): kept from forward to backward they were the largest tensor held across the layers'
+  // passes; the backward forms them again (the mask is keyed, so the same values).
+  void release_dropped() { dropped_values_ = Tensor(); }
   // Rows of the layer input (dense or sparse).
   int64_t rows() const { return sx.rows ? sx.rows : in.rows(); }
 
  private:
   // out = src * keep / (1 - p) for input rows [r0, r1) (src, out: that many rows; may alias).
+  // The sparse input with its dropped values, formed at the first use of a pass.
   Csr dropped_sparse(ForwardEnv& env) const;
+  mutable Tensor dropped_values_;
   void drop_rows(ForwardEnv& env, int64_t r0, int64_t r1, const Tensor& src, const Tensor& out) const;
 };
 

@@ -39,6 +39,7 @@ class GatLayer final : public Layer {
     drop_.begin(env, h, p_, slot_);
     Tensor t = Tensor::empty({drop_.rows(), params_[0].value.dim(1)}, DType::f32, env.ctx);
     drop_.matmul(env, params_[0].value, t);
+    drop_.release_dropped();
     t_ext_ = exchange(env, slot_, t);
     t = t.rows(0, env.lg.owned);  // a local input computed the halo rows too
     const Csr& a = env.lg.adj;

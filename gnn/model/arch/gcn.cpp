@@ -23,9 +23,11 @@ class GcnLayer final : public Layer {
     Tensor y = Tensor::empty({env.lg.owned, out_}, DType::f32, env.ctx);
     if (precomputed_) {
       drop_.matmul(env, params_[0].value, y);
+      drop_.release_dropped();
     } else if (transform_first_ || drop_.sx.rows) {
       Tensor t = Tensor::empty({drop_.rows(), out_}, DType::f32, env.ctx);
       drop_.matmul(env, params_[0].value, t);
+      drop_.release_dropped();
       k::spmm(env.ctx, env.lg.adj, exchange(env, slot_, t), y);
     } else {
       Tensor ext = exchange(env, slot_, drop_.dropped(env));

@@ -28,6 +28,7 @@ class SageLayer final : public Layer {
     if (transform_first_ || drop_.sx.rows) {
       Tensor t = Tensor::empty({drop_.rows(), out_}, DType::f32, env.ctx);
       drop_.matmul(env, params_[1].value, t);
+      drop_.release_dropped();
       k::spmm(env.ctx, env.lg.adj, exchange(env, slot_, t), y, Tensor(), 1.0f);
     } else {
       Tensor ext = exchange(env, slot_, drop_.dropped(env));

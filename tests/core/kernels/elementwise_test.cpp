@@ -135,6 +135,27 @@ BACKEND_TEST("keyed dropout: the mask follows (seed, row id, column), the same b
         REQUIRE(v[i] == (keyed_csr_ref(s, ids[static_cast<size_t>(r)], col[i], p) ? val[i] * (1.0f / (1.0f - p)) : 0.f));
       }
   }
+  // Long rows (the vectorized body of the host kernel) and several rates, against the definition.
+  for (float q : {0.0f, 0.1f, 0.5f, 0.9f}) {
+    CAPTURE(q);
+    const Csr big = Csr::random(40, 700, 6000, 3, false, true);
+    std::vector<int32_t> big_ids(40);
+    for (size_t r = 0; r < big_ids.size(); ++r) big_ids[r] = static_cast<int32_t>(1000 + 7 * r);
+    Tensor vo = Tensor::empty({big.nnz()}, DType::f32, ctx);
+    kernels::dropout_keyed_csr(ctx, big.to(ctx), Tensor::from_vector(big_ids).to(ctx), q, 11, vo);
+    const std::vector<float> v = host(vo), bv = big.values.to_vector<float>();
+    const std::vector<int64_t> brp = big.row_ptr.to_vector<int64_t>();
+    const std::vector<int32_t> bcol = big.col.to_vector<int32_t>();
+    int64_t kept = 0;
+    for (int64_t r = 0; r < big.rows; ++r)
+      for (int64_t e = brp[static_cast<size_t>(r)]; e < brp[static_cast<size_t>(r) + 1]; ++e) {
+        const size_t i = static_cast<size_t>(e);
+        const bool keep = keyed_csr_ref(11, big_ids[static_cast<size_t>(r)], bcol[i], q);
+        REQUIRE(v[i] == (keep ? bv[i] * (1.0f / (1.0f - q)) : 0.f));
+        kept += keep;
+      }
+    CHECK(std::abs(static_cast<double>(kept) / static_cast<double>(big.nnz()) - (1.0 - q)) < 0.03);
+  }
   Tensor bad = Tensor::empty({3}, DType::f32, ctx);
   CHECK_THROWS(kernels::dropout_keyed_csr(ctx, a, Tensor::from_vector(ids).to(ctx), 1.0f, 1, Tensor::empty({5}, DType::f32, ctx)));
   CHECK_THROWS(kernels::dropout_keyed_csr(ctx, a, Tensor::from_vector(ids).to(ctx), p, 1, bad));
