@@ -103,6 +103,7 @@ void Request::abandon(std::exception_ptr error) {
   if (!shared_) return;
   std::lock_guard<std::mutex> lock(shared_->mu);
   if (shared_->done) return;
+  if (shared_->state) shared_->state->abandoned();
   shared_->done = true;
   shared_->error = std::move(error);
   shared_->then.clear();

@@ -68,6 +68,9 @@ class Request {
     virtual ~State() = default;
     virtual bool test() = 0;  // non-blocking: finished (successfully or not)?
     virtual void wait() = 0;  // blocks until finished; throws on failure/timeout
+    // The request is given up without completing (an earlier operation failed): an operation whose
+    // peers read this rank's memory must make sure they stopped before the memory goes.
+    virtual void abandoned() {}
   };
 
   Request() = default;  // an already complete request

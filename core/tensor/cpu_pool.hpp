@@ -3,7 +3,7 @@
 // Blocks of 4 MiB and more are 2 MiB aligned and advised as transparent huge pages: feature
 // matrices are gathered row by row at random (SpMM), where 4 KiB pages thrash the TLB. Blocks from
 // 256 KiB to 2 MiB take power-of-two classes, and blocks under 4 MiB are advised against huge
-// pages (cpu_pool.cpp).
+// pages (cpu_pool.cpp). A pool limit (device.host_pool_limit_mb) counts blocks by their class.
 #include "core/tensor/memory_pool.hpp"
 
 namespace mlsys {

@@ -180,7 +180,7 @@ Csr Csr::transpose() const {
 
 Csr Csr::with_transpose(bool edge_ids) const {
   Csr m = *this;
-  if (symmetric || transposed) return m;
+  if (symmetric || (transposed && (!edge_ids || transposed->edge_id.defined()))) return m;
   Csr t = device().is_cpu() ? transpose() : to(cpu_context()).transpose();
   if (!edge_ids) t.edge_id = Tensor();
   m.transposed = std::make_shared<const Csr>(device().is_cpu() ? std::move(t) : t.to(default_context(device())));

@@ -50,7 +50,9 @@ struct Csr {
   Csr transpose() const;
   // Returns a copy whose `transposed` is filled (computed on the host, moved to this device).
   // edge_ids = false: the transpose keeps its permuted values but not each entry's source edge id
-  // (8 of its 16 bytes per nonzero), which only spmm_t with explicit per-edge values reads.
+  // (8 of its 16 bytes per nonzero), which only products with explicit per-edge values read (they
+  // fall back to the untransposed kernels on such a transpose; a later with_transpose(true)
+  // rebuilds it with the ids).
   Csr with_transpose(bool edge_ids = true) const;
   // Copy of every array onto ctx's device (and the cached transpose too).
   Csr to(DeviceContext& ctx) const;

@@ -50,7 +50,10 @@ void acc_weight_grad(ForwardEnv& env, const Tensor& x, const Tensor& g, nn::Para
 }
 
 const Tensor& grad_of(DeviceContext& ctx, nn::Parameter& p) {
-  if (!p.grad.defined()) p.grad = Tensor::zeros(p.value.shape(), DType::f32, ctx);
+  if (!p.grad.defined()) {
+    p.grad = Tensor::empty(p.value.shape(), DType::f32, ctx);
+    k::fill(ctx, p.grad, 0.0f);  // on ctx's stream (Tensor::zeros clears on the device's default one)
+  }
   return p.grad;
 }
 

@@ -208,7 +208,7 @@ class Worker {
     const std::vector<nn::Parameter*> params = model_->params();
     if (rank_ == 0)
       for (nn::Parameter* p : params) shared_->values.push_back(p->value);
-    c_.barrier();  // rank 0's values are published
+    engine_->call("share model", [](comm::Communicator& c) { c.barrier(); });  // rank 0's values are published
     if (rank_ == 0) return;
     for (size_t i = 0; i < params.size(); ++i) params[i]->value = shared_->values.at(i);
     nn::OptimizerOptions oo = opt_->options();

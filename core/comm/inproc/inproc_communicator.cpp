@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <utility>
 
 #include "core/comm/comm_error.hpp"
 
@@ -93,6 +94,9 @@ Request InprocCommunicator::do_ibroadcast(void* data, size_t bytes, int root) {
 // every peer's buffer in place and, in the gather phase, copies the peers' reduced chunks out of
 // their buffers; a third message tells each peer its reduced chunk was copied, and a rank's
 // all-reduce completes only when every peer has said so (its buffer is then the caller's again).
+// An address message also carries the chunk's size, checked as the copying path checks a
+// message's. On a failure the group is aborted (no read starts after it: InprocGroup::begin_read)
+// and the failing rank returns only once no peer is still reading its buffer.
 // Same arithmetic in the same order: the same bits as the copying path, with no staging memory
 // (a gradient all-reduce of 4 in-process workers held 5-6 MiB of messages on coauthor_cs).
 // Statistics count the chunks' bytes, as the copying path sends them.
@@ -135,24 +139,42 @@ class InprocCommunicator::AllReduceState final : public Request::State {
   bool test() override {
     if (failed_) return true;
     try {
-      // Each phase's messages are at the front of every peer's mailbox before it runs: nothing waits.
-      if (!reduced_) {
-        if (!arrived()) return false;
-        reduce_scatter();
-      }
-      if (!in_place_) return arrived();
-      if (!gathered_) {
-        if (!arrived()) return false;
-        gather_in_place(Clock::now());
-      }
-      return arrived();  // the peers' acknowledgements
+      return progress();
     } catch (...) {
       failed_ = std::current_exception();  // wait() reports it (its messages are taken: no retry)
+      if (in_place_) stop_reads(failed_);
       return true;
     }
   }
   void wait() override {
     if (failed_) std::rethrow_exception(failed_);
+    try {
+      finish();
+    } catch (...) {
+      if (in_place_) stop_reads(std::current_exception());
+      throw;
+    }
+  }
+  void abandoned() override {
+    if (in_place_ && !complete_ && !failed_)
+      stop_reads(std::make_exception_ptr(CommAbortedError(who_ + ": " + name_ + " abandoned")));
+  }
+
+ private:
+  // Each phase runs once its messages are at the front of every peer's mailbox: nothing waits.
+  bool progress() {
+    if (!reduced_) {
+      if (!arrived()) return false;
+      reduce_scatter();
+    }
+    if (!in_place_) return arrived();
+    if (!gathered_) {
+      if (!arrived()) return false;
+      gather_in_place(Clock::now());
+    }
+    return arrived();  // the peers' acknowledgements
+  }
+  void finish() {
     if (!reduced_) reduce_scatter();
     const Clock::time_point deadline = deadline_after(timeout_);  // the gather phase has a timeout of its own
     if (!in_place_) {
@@ -165,9 +187,22 @@ class InprocCommunicator::AllReduceState final : public Request::State {
     if (!gathered_) gather_in_place(deadline);
     for (int p = 0; p < n_; ++p)
       if (p != me_) group_->take_message(p, me_, tag_, 0, "all_reduce (peers' copies)", who_, deadline);
+    complete_ = true;
+  }
+  // In place, after a failure: no peer may start reading this rank's buffer, and those reading it
+  // now finish, before the caller gets the buffer back.
+  void stop_reads(const std::exception_ptr& why) {
+    std::string what = "failed";
+    try {
+      std::rethrow_exception(why);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    group_->abort(who_ + ": " + name_ + ": " + what);
+    group_->wait_unread(me_);
   }
 
- private:
   size_t begin(int p) const { return count_ * size_t(p) / size_t(n_); }
   // This phase's messages from every peer have been delivered (the front of each mailbox).
   bool arrived() const {
@@ -185,8 +220,14 @@ class InprocCommunicator::AllReduceState final : public Request::State {
     std::vector<std::vector<uint8_t>> msgs(static_cast<size_t>(n_));
     std::vector<const uint8_t*> from(static_cast<size_t>(n_));
     for (int p = 0; p < n_; ++p) {
-      if (p != me_) msgs[size_t(p)] = group_->take_message(p, me_, tag_, in_place_ ? sizeof(void*) : my_n * es_, name_, who_, deadline);
-      from[size_t(p)] = p == me_ ? mine : in_place_ ? address_in(msgs[size_t(p)]) : msgs[size_t(p)].data();
+      if (p != me_) msgs[size_t(p)] = group_->take_message(p, me_, tag_, in_place_ ? sizeof(Chunk) : my_n * es_, name_, who_, deadline);
+      from[size_t(p)] = p == me_ ? mine : in_place_ ? chunk_of(msgs[size_t(p)], p, my_n * es_, name_) : msgs[size_t(p)].data();
+    }
+    std::vector<Reading> reading;  // in place: the peers whose buffers are read below (nothing blocks meanwhile)
+    if (in_place_) {
+      reading.reserve(static_cast<size_t>(n_));
+      for (int p = 0; p < n_; ++p)
+        if (p != me_) reading.emplace_back(*group_, p, name_, who_);
     }
     // A piece at a time, each element summed in rank order: the accumulator stays small.
     constexpr size_t kPiece = 16384;
@@ -205,8 +246,13 @@ class InprocCommunicator::AllReduceState final : public Request::State {
   void gather_in_place(Clock::time_point deadline) {
     for (int p = 0; p < n_; ++p) {
       if (p == me_) continue;
-      std::vector<uint8_t> msg = group_->take_message(p, me_, tag_, sizeof(void*), "all_reduce (gather phase)", who_, deadline);
-      std::memcpy(bytes_ + begin(p) * es_, address_in(msg), (begin(p + 1) - begin(p)) * es_);
+      std::vector<uint8_t> msg = group_->take_message(p, me_, tag_, sizeof(Chunk), "all_reduce (gather phase)", who_, deadline);
+      const size_t bytes = (begin(p + 1) - begin(p)) * es_;
+      const uint8_t* from = chunk_of(msg, p, bytes, "all_reduce (gather phase)");
+      {
+        Reading r(*group_, p, "all_reduce (gather phase)", who_);
+        std::memcpy(bytes_ + begin(p) * es_, from, bytes);
+      }
       group_->post(me_, p, tag_, nullptr, 0, "all_reduce", who_, priority_);
     }
     gathered_ = true;
@@ -215,17 +261,47 @@ class InprocCommunicator::AllReduceState final : public Request::State {
   // counted as the bytes it stands for.
   void send(int p, const uint8_t* data, size_t bytes) {
     if (!in_place_) return self_->post(p, tag_, data, bytes, "all_reduce", priority_);
-    group_->post(me_, p, tag_, &data, sizeof data, "all_reduce", who_, priority_);
+    const Chunk c{data, bytes};
+    group_->post(me_, p, tag_, &c, sizeof c, "all_reduce", who_, priority_);
     CommStats d;
     d.messages = 1;
     d.bytes_sent = bytes;
     self_->add_stats(d);
   }
-  static const uint8_t* address_in(const std::vector<uint8_t>& msg) {
-    const uint8_t* a = nullptr;
-    std::memcpy(&a, msg.data(), sizeof a);
-    return a;
+  // An in-place message: where a chunk lies in its owner's buffer, and its size.
+  struct Chunk {
+    const uint8_t* data;
+    size_t bytes;
+  };
+  // The chunk rank p announced, checked against the size this rank expects (mismatched counts are
+  // an error, as on the copying path, not a read past the peer's buffer).
+  const uint8_t* chunk_of(const std::vector<uint8_t>& msg, int p, size_t expected, const std::string& op) const {
+    Chunk c{};
+    std::memcpy(&c, msg.data(), sizeof c);
+    if (c.bytes != expected)
+      throw CommError(who_ + ": " + op + ": rank " + std::to_string(p) + " sent " + std::to_string(c.bytes) +
+                      " bytes but this rank expected " + std::to_string(expected) +
+                      " (do all ranks pass the same count?)");
+    return c.data;
   }
+  // Reading a peer's buffer (InprocGroup::begin_read / end_read).
+  class Reading {
+   public:
+    Reading(InprocGroup& g, int owner, const std::string& op, const std::string& who) : g_(&g), owner_(owner) {
+      g.begin_read(owner, op, who);
+    }
+    Reading(Reading&& o) noexcept : g_(std::exchange(o.g_, nullptr)), owner_(o.owner_) {}
+    Reading(const Reading&) = delete;
+    Reading& operator=(const Reading&) = delete;
+    Reading& operator=(Reading&&) = delete;
+    ~Reading() {
+      if (g_) g_->end_read(owner_);
+    }
+
+   private:
+    InprocGroup* g_;
+    int owner_;
+  };
 
   InprocCommunicator* self_;
   std::shared_ptr<InprocGroup> group_;
@@ -242,6 +318,7 @@ class InprocCommunicator::AllReduceState final : public Request::State {
   const bool in_place_;  // no link model: messages carry addresses (see above)
   bool reduced_ = false;
   bool gathered_ = false;
+  bool complete_ = false;
   std::exception_ptr failed_;
 };
 

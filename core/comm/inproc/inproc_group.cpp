@@ -11,7 +11,8 @@ InprocGroup::InprocGroup(int size, const CommOptions& options)
       options_(options),
       link_(options),
       links_(size_t(size), LinkQueue(link_schedule(options.link_schedule))),
-      exited_(size_t(size), false) {}
+      exited_(size_t(size), false),
+      readers_(size_t(size), 0) {}
 
 void InprocGroup::throw_if_aborted(const std::string& who, const std::string& op) const {
   if (aborted_) throw CommAbortedError(who + ": " + op + " aborted because " + reason_);
@@ -111,6 +112,25 @@ void InprocGroup::abort(const std::string& why) {
     }
   }
   cv_.notify_all();
+}
+
+void InprocGroup::begin_read(int owner, const std::string& op, const std::string& who) {
+  std::lock_guard<std::mutex> lock(mu_);
+  throw_if_aborted(who, op);
+  ++readers_[size_t(owner)];
+}
+
+void InprocGroup::end_read(int owner) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    --readers_[size_t(owner)];
+  }
+  cv_.notify_all();
+}
+
+void InprocGroup::wait_unread(int owner) {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return readers_[size_t(owner)] == 0; });  // readers only copy: they finish
 }
 
 void InprocGroup::rank_exited(int rank) {

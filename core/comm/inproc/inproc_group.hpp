@@ -45,6 +45,13 @@ class InprocGroup {
 
   // Every waiting rank fails with CommAbortedError carrying `why` (first reason wins).
   void abort(const std::string& why);
+  // In-place collectives (an all-reduce reading its peers' buffers): a rank reads `owner`'s memory
+  // only between begin_read and end_read. begin_read fails once the group is aborted, so after a
+  // failure no read starts, and wait_unread(owner) returns when none is in progress: the owner's
+  // caller may then free the memory.
+  void begin_read(int owner, const std::string& op, const std::string& who);
+  void end_read(int owner);
+  void wait_unread(int owner);
   // A rank whose body returned: waiting for its messages fails at once instead of timing out.
   void rank_exited(int rank);
 
@@ -64,6 +71,7 @@ class InprocGroup {
   std::map<Key, std::deque<Message>> box_;
   std::vector<LinkQueue> links_;  // per sender: its modeled link (delivery times of box_'s messages)
   std::vector<bool> exited_;
+  std::vector<int> readers_;  // per rank: peers reading its memory now (begin_read)
   bool aborted_ = false;
   std::string reason_;
 };

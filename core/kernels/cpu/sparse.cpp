@@ -290,6 +290,7 @@ void spmm_t(DeviceContext&, const Csr& a, const Tensor& x, const Tensor& out, co
     return;
   }
   const Csr* t = a.transposed.get();
+  if (t && ev.defined() && !t->edge_id.defined()) t = nullptr;  // kept without edge ids: the scatter serves
   if (!t) {
     if (a.cols == 0 || s.f == 0) return;
     const float* w = ev.defined() ? ev.data<float>() : (a.has_values() ? a.values.data<float>() : nullptr);
@@ -373,7 +374,7 @@ void edge_add_backward(DeviceContext&, const Csr& a, const Tensor& g, const Tens
     float* o = gv.data<float>();
     Csr built;
     const Csr* t = a.transposed.get();
-    if (!t) {
+    if (!t || !t->edge_id.defined()) {
       built = a.transpose();
       t = &built;
     }

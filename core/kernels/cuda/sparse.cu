@@ -83,7 +83,9 @@ void spmm_t(DeviceContext& ctx, const Csr& a, const Tensor& x, const Tensor& out
     run_spmm(ctx, a, a.has_values() ? a.values.data<float>() : nullptr, nullptr, 0, x, out, s.f, beta);
     return;
   }
-  if (const Csr* t = a.transposed.get()) {
+  // A transpose kept without edge ids (Csr::with_transpose(false)) serves only products without
+  // per-edge values.
+  if (const Csr* t = a.transposed.get(); t && (!ev.defined() || t->edge_id.defined())) {
     const float* w = ev.defined() ? ev.data<float>() : (t->has_values() ? t->values.data<float>() : nullptr);
     run_spmm(ctx, *t, w, ev.defined() ? t->edge_id.data<int64_t>() : nullptr, s.heads, x, out, s.f, beta);
     return;
@@ -202,7 +204,7 @@ void edge_add_backward(DeviceContext& ctx, const Csr& a, const Tensor& g, const 
   }
   if (gv.defined() && a.cols > 0) {
     require_rows_cols(gv, a.cols, heads, "edge_add_backward", "grad_v");
-    if (const Csr* t = a.transposed.get()) {
+    if (const Csr* t = a.transposed.get(); t && t->edge_id.defined()) {
       edge_row_sum_kernel<<<blocks_for(t->rows), kThreads, 0, stream_of(ctx)>>>(
           t->rows, t->row_ptr.data<int64_t>(), t->edge_id.data<int64_t>(), g.data<float>(), gv.data<float>(), heads);
     } else {

@@ -111,6 +111,20 @@ TEST_CASE("comm/inproc: mismatched all_to_all_v counts are an error, not a corru
   CHECK(err.find("expected 16") != std::string::npos);
 }
 
+TEST_CASE("comm/inproc: an in-place all-reduce with mismatched counts is an error, not a read past a buffer") {
+  CommOptions o;
+  o.timeout_s = 10;
+  for (bool link : {false, true}) {  // in place (no link model, >= 256 KiB) and copying
+    CAPTURE(link);
+    o.link_model = link;
+    std::string err = failure_of(2, o, [&](comm::Communicator& c) {
+      std::vector<float> v(c.rank() == 0 ? 100000 : 70000, 1.0f);
+      c.all_reduce(v.data(), v.size(), DType::f32, comm::ReduceOp::sum);
+    });
+    CHECK(err.find("but this rank expected") != std::string::npos);
+  }
+}
+
 TEST_CASE("comm/inproc: bad peers and counts are rejected with context") {
   CommOptions o;
   std::string err = failure_of(2, o, [&](comm::Communicator& c) {

@@ -115,6 +115,28 @@ BACKEND_TEST("spmm_t on a symmetric matrix uses it directly") {
   check_close(host(out), want);
 }
 
+BACKEND_TEST("a transpose kept without edge ids serves spmm_t, per-edge products fall back, with_transpose(true) rebuilds it") {
+  Csr r = Csr::random(40, 30, 250, 5, false, true);
+  Csr lean = r.with_transpose(false);
+  REQUIRE(lean.transposed);
+  CHECK(!lean.transposed->edge_id.defined());
+  Tensor x = rand_tensor({40, 6}, 7);
+  const std::vector<float> ev = rand_tensor({r.nnz()}, 8).to_vector<float>();
+  auto want_plain = naive_spmm(r, true, host(x), 6, {}, 0, std::vector<float>(30 * 6, 0.f), 0.f);
+  auto want_edges = naive_spmm(r, true, host(x), 6, ev, 1, std::vector<float>(30 * 6, 0.f), 0.f);
+  Tensor out = Tensor::zeros({30, 6}, DType::f32, ctx);
+  kernels::spmm_t(ctx, lean.to(ctx), x.to(ctx), out);
+  check_close(host(out), want_plain);
+  kernels::spmm_t(ctx, lean.to(ctx), x.to(ctx), out, Tensor::from_vector(ev).to(ctx));  // per-edge values: no ids to map them
+  check_close(host(out), want_edges);
+  Tensor gv = Tensor::empty({30, 1}, DType::f32, ctx);
+  kernels::edge_add_backward(ctx, lean.to(ctx), Tensor::from_vector(ev, Shape{r.nnz(), 1}).to(ctx), Tensor(), gv);
+  auto want_cols = naive_spmm(r, true, std::vector<float>(40, 1.f), 1, ev, 1, std::vector<float>(30, 0.f), 0.f);
+  check_close(host(gv), want_cols);
+  Csr full = lean.with_transpose(true);
+  CHECK(full.transposed->edge_id.defined());
+}
+
 BACKEND_TEST("sddmm, edge_add and edge softmax match the reference") {
   for (int64_t heads : {1, 2, 4}) {
     CAPTURE(heads);
