@@ -1,6 +1,7 @@
 #pragma once
 // Argument checks shared by the kernel backends. Each throws mlsys::Error naming the kernel,
 // the argument and what was expected, so a shape bug reads like a sentence.
+#include <cmath>
 #include <string>
 
 #include "core/kernels/kernels.hpp"
@@ -70,12 +71,15 @@ MLSYS_HD uint32_t keyed_row_key(uint64_t seed, int64_t id) {
 MLSYS_HD bool keyed_keep(uint32_t row_key, int64_t c, uint32_t threshold) {
   return (quant::rng_bits(row_key, static_cast<uint32_t>(c)) >> 8) >= threshold;
 }
-// The CSR rule given the row's seed, derive_key(seed, id): a row's nonzeros take it once.
-MLSYS_HD bool keyed_keep_nonzero_in_row(uint64_t row_seed, int64_t c, float p) {
-  return static_cast<double>(derive_key(row_seed, static_cast<uint64_t>(c)) >> 11) * 0x1.0p-53 >= p;
+// The CSR rule in integers: the 53-bit uniform u * 2^-53 is >= p exactly when u >= ceil(p * 2^53)
+// (exact in double: p is a float). Given the row's seed, derive_key(seed, id), a row's nonzeros
+// take it once (the host kernel vectorizes over them).
+MLSYS_HD uint64_t keyed_keep_from(float p) { return static_cast<uint64_t>(ceil(static_cast<double>(p) * 0x1.0p53)); }
+MLSYS_HD bool keyed_keep_nonzero_in_row(uint64_t row_seed, int64_t c, uint64_t keep_from) {
+  return (derive_key(row_seed, static_cast<uint64_t>(c)) >> 11) >= keep_from;
 }
 MLSYS_HD bool keyed_keep_nonzero(uint64_t seed, int64_t id, int64_t c, float p) {
-  return keyed_keep_nonzero_in_row(derive_key(seed, static_cast<uint64_t>(id)), c, p);
+  return keyed_keep_nonzero_in_row(derive_key(seed, static_cast<uint64_t>(id)), c, keyed_keep_from(p));
 }
 
 }  // namespace mlsys::kernels::detail

@@ -44,10 +44,10 @@ struct DropIn {
 
  private:
   // out = src * keep / (1 - p) for input rows [r0, r1) (src, out: that many rows; may alias).
+  void drop_rows(ForwardEnv& env, int64_t r0, int64_t r1, const Tensor& src, const Tensor& out) const;
   // The sparse input with its dropped values, formed at the first use of a pass.
   Csr dropped_sparse(ForwardEnv& env) const;
   mutable Tensor dropped_values_;
-  void drop_rows(ForwardEnv& env, int64_t r0, int64_t r1, const Tensor& src, const Tensor& out) const;
 };
 
 }  // namespace mlsys::gnn

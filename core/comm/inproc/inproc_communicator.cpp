@@ -39,10 +39,11 @@ std::vector<size_t> offsets_of(std::span<const size_t> counts) {
 InprocCommunicator::InprocCommunicator(std::shared_ptr<InprocGroup> group, int rank)
     : Communicator(group->options().timeout_s), group_(std::move(group)), rank_(rank) {}
 
-void InprocCommunicator::post(int dst, int64_t tag, const void* data, size_t bytes, const char* op, int priority) {
+void InprocCommunicator::post(int dst, int64_t tag, const void* data, size_t bytes, const char* op, int priority,
+                              size_t counted) {
   CommStats d;
   d.messages = 1;
-  d.bytes_sent = bytes;
+  d.bytes_sent = counted == kCountSent ? bytes : counted;
   d.modeled_seconds = group_->post(rank_, dst, tag, data, bytes, op, who(), priority);
   add_stats(d);
 }
@@ -262,11 +263,7 @@ class InprocCommunicator::AllReduceState final : public Request::State {
   void send(int p, const uint8_t* data, size_t bytes) {
     if (!in_place_) return self_->post(p, tag_, data, bytes, "all_reduce", priority_);
     const Chunk c{data, bytes};
-    group_->post(me_, p, tag_, &c, sizeof c, "all_reduce", who_, priority_);
-    CommStats d;
-    d.messages = 1;
-    d.bytes_sent = bytes;
-    self_->add_stats(d);
+    self_->post(p, tag_, &c, sizeof c, "all_reduce", priority_, bytes);
   }
   // An in-place message: where a chunk lies in its owner's buffer, and its size.
   struct Chunk {

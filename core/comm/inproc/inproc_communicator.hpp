@@ -29,8 +29,10 @@ class InprocCommunicator final : public Communicator {
 
  private:
   int64_t next_collective_tag() { return -1 - collective_seq_++; }
-  // `priority`: the operation's (priority() when it started), for the link's schedule.
-  void post(int dst, int64_t tag, const void* data, size_t bytes, const char* op, int priority);
+  // `priority`: the operation's (priority() when it started), for the link's schedule. `counted`:
+  // the bytes the statistics count (a message that stands for memory read in place), else `bytes`.
+  static constexpr size_t kCountSent = ~size_t{0};
+  void post(int dst, int64_t tag, const void* data, size_t bytes, const char* op, int priority, size_t counted = kCountSent);
   // A request whose receives run at wait(): `recvs` lists (src, dst buffer, bytes).
   struct Recv {
     int src;

@@ -153,15 +153,13 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void keyed_row(cons
   }
 }
 
-// One row's nonzeros of the keyed CSR dropout, vectorizable like keyed_row. keep_from: the
-// smallest 53-bit draw kept, ceil(p * 2^53) (exact: p is a float), so the integer comparison is
-// keyed_keep_nonzero_in_row's floating-point one, bit for bit.
+// One row's nonzeros of the keyed CSR dropout, vectorizable like keyed_row.
 template <class Col>
 __attribute__((target_clones("avx512f", "avx2", "default"))) void keyed_csr_row(const Col* col, const float* v, float* out,
                                                                                  int64_t n, uint64_t row_seed,
                                                                                  uint64_t keep_from, float scale) {
   for (int64_t e = 0; e < n; ++e)
-    out[e] = (derive_key(row_seed, static_cast<uint64_t>(static_cast<int64_t>(col[e]))) >> 11) >= keep_from ? v[e] * scale : 0.0f;
+    out[e] = keyed_keep_nonzero_in_row(row_seed, static_cast<int64_t>(col[e]), keep_from) ? v[e] * scale : 0.0f;
 }
 
 template <class Col>
@@ -170,7 +168,7 @@ void keyed_csr(const Csr& a, const int32_t* ids, float p, uint64_t seed, float* 
   const Col* col = a.col.data<Col>();
   const float* v = a.values.data<float>();
   const float scale = 1.0f / (1.0f - p);
-  const uint64_t keep_from = static_cast<uint64_t>(std::ceil(static_cast<double>(p) * 0x1.0p53));
+  const uint64_t keep_from = keyed_keep_from(p);
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < a.rows; ++r)
     keyed_csr_row(col + rp[r], v + rp[r], out + rp[r], rp[r + 1] - rp[r], derive_key(seed, static_cast<uint64_t>(ids[r])),

@@ -105,29 +105,25 @@ TEST_CASE("host pool: blocks from 256 KiB to 2 MiB take power-of-two classes, so
   CpuCachingPool pool("pow2-test");
   // A layer's temporaries of 1.17, 1.55 and 1.78 MB (coauthor_cs on 4 workers) all take the 2 MiB
   // class: freed, each serves the next (with 4 classes per power of two they held three blocks).
-  void* a = pool.allocate(1'780'000);
-  pool.deallocate(a, 1'780'000);
-  void* b = pool.allocate(1'170'000);
-  CHECK(b == a);
-  pool.deallocate(b, 1'170'000);
-  void* c = pool.allocate(1'550'000);
-  CHECK(c == a);
+  // Frees a block of `first` bytes, then asks for `second`: whether that reused it.
+  auto reuses = [&](size_t first, size_t second) {
+    void* a = pool.allocate(first);
+    pool.deallocate(a, first);
+    void* b = pool.allocate(second);
+    pool.deallocate(b, second);
+    return b == a;
+  };
+  CHECK(reuses(1'780'000, 1'170'000));
+  CHECK(reuses(1'170'000, 1'550'000));
   CHECK(pool.stats().system_allocations == 1);
+  void* c = pool.allocate(1'550'000);
   CHECK(pool.stats().in_use_bytes == (size_t{2} << 20));
   pool.deallocate(c, 1'550'000);
   // Below 256 KiB the finer classes stay (4 per power of two): 100 and 70 KB are two classes.
-  void* d = pool.allocate(100'000);
-  pool.deallocate(d, 100'000);
-  void* e = pool.allocate(70'000);
-  CHECK(e != d);
-  pool.deallocate(e, 70'000);
+  CHECK(!reuses(100'000, 70'000));
   CHECK(pool.stats().system_allocations == 3);
   // Above 2 MiB no power-of-two rounding: a 2.2 MB block would become 4 MiB, a huge-page block
   // that is resident whole. 2.2 and 2.9 MB are two classes.
-  void* f = pool.allocate(2'200'000);
-  pool.deallocate(f, 2'200'000);
-  void* g = pool.allocate(2'900'000);
-  CHECK(g != f);
-  pool.deallocate(g, 2'900'000);
+  CHECK(!reuses(2'200'000, 2'900'000));
   CHECK(pool.stats().system_allocations == 5);
 }
