@@ -50,10 +50,7 @@ TEST_CASE("coauthor_cs, 4 parts, one epoch: peak memory within 3 x sparse input 
   TempDir t;
   gnn::gnntest::write_tiny_text_graph(t / "tiny");
   Json floor = run_one_epoch(t / "floor", "--set gnn.graph.path=" + (t / "tiny").string() + " --set gnn.partitioner=contiguous");
-  // The peak varies with thread timing: 51.9-52.5 MiB above the floor in most runs, up to 57.4 in
-  // about 1 of 40 under a loaded machine (messages and buffers of the communication threads in
-  // flight at once). The bound is checked on the lowest of up to 3 runs (docs/train-gnn.md).
-  Json run = run_one_epoch(t / "run0", "");
+  Json run = run_one_epoch(t / "run", "");
 
   const auto meta = read_meta(graph / "meta.txt");
   const double n = std::stod(meta.at("nodes")), nnz = std::stod(meta.at("feature_nnz"));
@@ -75,11 +72,6 @@ TEST_CASE("coauthor_cs, 4 parts, one epoch: peak memory within 3 x sparse input 
   const double params = f * h + h + h * c + c;
   const double model = (3 + p) * params * 4;
   const double bound = 3 * sparse + activations;
-  for (int attempt = 1; attempt < 3 && run["peak_rss_bytes"].as_number() - floor["peak_rss_bytes"].as_number() > bound; ++attempt) {
-    MESSAGE("peak RSS " << run["peak_rss_bytes"].as_number() / kMiB << " MiB: above the bound, measured again");
-    Json again = run_one_epoch(t / ("run" + std::to_string(attempt)), "");
-    if (again["peak_rss_bytes"].as_number() < run["peak_rss_bytes"].as_number()) run = again;
-  }
   const double above = run["peak_rss_bytes"].as_number() - floor["peak_rss_bytes"].as_number();
   MESSAGE("peak RSS " << run["peak_rss_bytes"].as_number() / kMiB << " MiB, floor " << floor["peak_rss_bytes"].as_number() / kMiB
                       << " MiB, above the floor " << above / kMiB << " MiB; sparse input " << sparse / kMiB
