@@ -46,6 +46,17 @@ inline TrainSetup quick_setup(int parts, int epochs) {
   return s;
 }
 
+// quick_setup with a small model of `arch` (16 hidden units, 2 heads where it has heads, dropout
+// 0.5): the tests that run every registered architecture.
+inline TrainSetup arch_setup(int parts, int epochs, const std::string& arch) {
+  TrainSetup s = quick_setup(parts, epochs);
+  s.gnn.model.arch = arch;
+  s.gnn.model.hidden = 16;
+  s.gnn.model.heads = 2;
+  s.gnn.model.dropout = 0.5;
+  return s;
+}
+
 // The per-epoch training losses of a run.
 inline std::vector<double> losses(const TrainResult& r) {
   std::vector<double> v;

@@ -21,11 +21,7 @@ TEST_CASE("training on an emulated device gives the CPU run's loss curve, throug
     for (int bits : {32, 2}) {
       CAPTURE(arch);
       CAPTURE(bits);
-      TrainSetup s = quick_setup(2, 4);
-      s.gnn.model.arch = arch;
-      s.gnn.model.hidden = 16;
-      s.gnn.model.heads = 2;
-      s.gnn.model.dropout = 0.5;
+      TrainSetup s = arch_setup(2, 4, arch);
       s.gnn.fwd_bits = bits;
       s.gnn.bwd_bits = bits;
       const TrainResult cpu = train(g, owner, s);

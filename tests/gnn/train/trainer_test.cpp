@@ -15,11 +15,7 @@ TEST_CASE("P workers at 32 bits without pipelining match one worker's loss curve
   Graph g = generate_sbm(small_sbm(800), 3);
   for (const std::string& arch : architecture_registry().names()) {  // every registered architecture
     CAPTURE(arch);
-    TrainSetup s = quick_setup(1, 15);
-    s.gnn.model.arch = arch;
-    s.gnn.model.hidden = 16;
-    s.gnn.model.heads = 2;
-    s.gnn.model.dropout = 0.5;
+    TrainSetup s = arch_setup(1, 15, arch);
     TrainResult one = train(g, parts_of(g, 1), s);
     s.gnn.parts = 4;
     TrainResult four = train(g, parts_of(g, 4), s);
@@ -81,11 +77,7 @@ TEST_CASE("share_model: in-process workers sharing rank 0's parameters train bit
   const auto owner = parts_of(g, 4);
   for (const std::string& arch : architecture_registry().names()) {
     CAPTURE(arch);
-    TrainSetup s = quick_setup(4, 8);
-    s.gnn.model.arch = arch;
-    s.gnn.model.hidden = 16;
-    s.gnn.model.heads = 2;
-    s.gnn.model.dropout = 0.5;
+    TrainSetup s = arch_setup(4, 8, arch);
     s.gnn.fwd_bits = s.gnn.bwd_bits = 1;
     s.gnn.pipeline = true;
     s.gnn.eval_every = 2;
