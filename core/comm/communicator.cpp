@@ -269,7 +269,8 @@ std::vector<size_t> Communicator::exchange_counts(std::span<const size_t> send_c
   check_counts(send_counts, "exchange_counts");
   std::vector<uint64_t> out(static_cast<size_t>(size())), in(send_counts.begin(), send_counts.end());
   std::vector<size_t> bytes(size_t(size()), sizeof(uint64_t));
-  all_to_all_v(in.data(), bytes, out.data(), bytes);
+  on_host_buffers(in.data(), in.size() * sizeof(uint64_t), out.data(), out.size() * sizeof(uint64_t),
+                  [&](const void* i, void* o) { all_to_all_v(i, bytes, o, bytes); });
   return std::vector<size_t>(out.begin(), out.end());
 }
 

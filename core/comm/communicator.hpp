@@ -163,16 +163,18 @@ class Communicator {
   Request iall_reduce(std::span<T> data, ReduceOp op = ReduceOp::sum) {
     return iall_reduce(data.data(), data.size(), dtype_of<std::remove_const_t<T>>, op);
   }
+  // One host value from every rank (any backend: see on_host_buffers).
   template <class T>
   T all_reduce_value(T v, ReduceOp op = ReduceOp::sum) {
-    all_reduce(&v, 1, dtype_of<T>, op);
+    on_host_buffers(&v, sizeof(T), &v, sizeof(T), [&](const void*, void* out) { all_reduce(out, 1, dtype_of<T>, op); });
     return v;
   }
   template <class T>
   std::vector<T> all_gather_value(const T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
     std::vector<T> out(static_cast<size_t>(size()));
-    all_gather(&v, sizeof(T), out.data());
+    on_host_buffers(&v, sizeof(T), out.data(), out.size() * sizeof(T),
+                    [&](const void* in, void* o) { all_gather(in, sizeof(T), o); });
     return out;
   }
   // Element counts; recv must hold sum(recv_counts) elements.
@@ -224,6 +226,15 @@ class Communicator {
   virtual Request do_iall_to_all_v(const void* send, std::span<const size_t> send_bytes, void* recv,
                                    std::span<const size_t> recv_bytes) = 0;
   virtual Request do_ibarrier() = 0;
+  // Runs the blocking `op(in, out)` on buffers this backend takes, for small host buffers (counts,
+  // single values): host backends pass `in` and `out` as they are; a backend that takes only
+  // device memory (nccl) copies `in` to a device buffer of its own, runs `op` on device pointers
+  // and copies `out_bytes` back. `in == out` is an in-place operation.
+  virtual void on_host_buffers(const void* in, size_t in_bytes, void* out, size_t out_bytes,
+                               const std::function<void(const void* in, void* out)>& op) {
+    (void)in_bytes, (void)out_bytes;
+    op(in, out);
+  }
 
   // "rank 2 of 4 (inproc)" for error messages.
   std::string who() const;

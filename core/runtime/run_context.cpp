@@ -15,6 +15,24 @@
 
 namespace mlsys {
 
+namespace {
+// ", peak device memory cuda:0 1.2 GiB (pools; driver 1.5 GiB)" for each device in memory_report()'s
+// "devices", or "" for a host-only run.
+std::string device_memory_text(const Json& resources) {
+  const Json* devices = resources.find("devices");
+  if (!devices || !devices->is_object()) return "";
+  std::string text;
+  for (const auto& [name, d] : devices->as_object()) {
+    const Json* pools = d.find("pool_peak_bytes");
+    const Json* driver = d.find("driver_used_peak_bytes");
+    text += ", peak device memory " + name + " " + format_bytes(pools ? pools->as_number() : 0.0) + " (pools";
+    if (driver && driver->as_uint() > 0) text += "; driver " + format_bytes(driver->as_number());
+    text += ")";
+  }
+  return text;
+}
+}  // namespace
+
 namespace fs = std::filesystem;
 
 static std::string shell_quote(const std::string& s) {
@@ -126,8 +144,8 @@ void RunContext::finish() {
   if (partial) log::warn("interrupted: the results in {} are partial (summary.json: run.partial = true)", out_dir_.string());
   std::printf("== mlsys %s%s ==\n", command_.c_str(), partial ? " (interrupted: partial results)" : "");
   for (const auto& l : lines_) std::printf("  %s\n", l.c_str());
-  std::printf("  peak host memory %s, wall %.2f s\n", format_bytes(static_cast<double>(peak_rss_bytes())).c_str(),
-              summary_["resources"]["wall_seconds"].as_number());
+  std::printf("  peak host memory %s%s, wall %.2f s\n", format_bytes(static_cast<double>(peak_rss_bytes())).c_str(),
+              device_memory_text(summary_["resources"]).c_str(), summary_["resources"]["wall_seconds"].as_number());
   std::printf("  results: %s\n", out_dir_.string().c_str());
   std::fflush(stdout);
 }

@@ -101,6 +101,23 @@ Json memory_report() {
   Json pools = Json::object();
   for (auto& [name, report] : sorted) pools[name] = (*report)();
   out["pools"] = pools;
+  // Per device (only where device pools exist, so host-only records are unchanged): the sum of its
+  // pools' peaks (what they held at most; exact with one pool, an upper bound with several whose
+  // peaks need not coincide) and the driver's figure at its highest.
+  Json devices = Json::object();
+  for (const auto& [name, pool] : pools.as_object()) {
+    const Json* dev = pool.find("device");
+    if (!dev || !dev->is_string()) continue;
+    Json& d = devices[dev->as_string()];
+    if (!d.is_object()) d = Json::object();
+    const Json* peak = pool.find("peak_bytes");
+    const Json* driver = pool.find("driver_used_peak_bytes");
+    const Json* sum = d.find("pool_peak_bytes");
+    const Json* drv = d.find("driver_used_peak_bytes");
+    d["pool_peak_bytes"] = (sum ? sum->as_uint() : 0) + (peak ? peak->as_uint() : 0);
+    d["driver_used_peak_bytes"] = std::max(drv ? drv->as_uint() : 0, driver ? driver->as_uint() : 0);
+  }
+  if (devices.size() > 0) out["devices"] = devices;
   return out;
 }
 

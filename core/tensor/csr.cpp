@@ -193,6 +193,7 @@ Csr Csr::to(DeviceContext& ctx) const {
   m.col = col.to(ctx);
   m.values = values.to(ctx);
   m.edge_id = edge_id.to(ctx);
+  m.backend_state = nullptr;  // derived from the arrays this copy no longer uses
   if (transposed) m.transposed = std::make_shared<const Csr>(transposed->to(ctx));
   return m;
 }

@@ -8,6 +8,12 @@
 //   symmetric: the caller asserts A == A^T including values (e.g. GCN's D^-1/2 (A+I) D^-1/2);
 //            spmm_t then runs as spmm, without a transpose and without atomics.
 // The transpose used by spmm_t is built once with with_transpose() and shared by copies.
+// backend_state: what a device backend derives from the matrix once and reuses on every product
+//            (the cuda backend: cuSPARSE's descriptor, 32-bit row offsets, an all-ones value
+//            array for a matrix without values). Opaque here (the core links no device library);
+//            shared by copies that share the arrays, dropped by to(). It is derived from
+//            row_ptr and col (values are passed per product), so change a matrix's structure by
+//            giving it new arrays, never by writing into row_ptr or col in place.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -15,6 +21,11 @@
 #include "core/tensor/tensor.hpp"
 
 namespace mlsys {
+
+// Base of Csr::backend_state; each backend defines its own.
+struct CsrBackendState {
+  virtual ~CsrBackendState() = default;
+};
 
 struct Csr {
   int64_t rows = 0;
@@ -25,6 +36,8 @@ struct Csr {
   Tensor edge_id;
   bool symmetric = false;
   std::shared_ptr<const Csr> transposed;  // set by with_transpose()
+  // Read and written only by the backend's kernels, under the backend's own lock.
+  mutable std::shared_ptr<CsrBackendState> backend_state;
 
   int64_t nnz() const { return col.numel(); }
   Device device() const { return row_ptr.device(); }

@@ -9,6 +9,7 @@
 //   DeviceBackend& b = device_backend(Device::Kind::cuda);   // ConfigError with the reason when unavailable
 //   BackendStatus s = device_backend_status(Device::Kind::cuda);  // never throws; what `mlsys version` lists
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -63,6 +64,12 @@ class DeviceBackend {
   virtual void zero(int device, void* p, size_t bytes) = 0;
   // The ordinal of the device whose memory `p` points into; -1 for host memory.
   virtual int device_of(const void* p) const { return -1; }
+  // Memory in use on `device` as its driver reports it (total - free: every context, library
+  // workspace and process on that device, not only our pools); 0 when the backend cannot tell.
+  virtual uint64_t driver_used_bytes(int device) const {
+    (void)device;
+    return 0;
+  }
 
   virtual const kernels::KernelTable& kernels() const = 0;
   // Codec kernels on this kind's memory (quant::Impl::cuda); nullptr for the host, whose codecs

@@ -28,12 +28,19 @@ std::string unique_name(const std::string& base) {
   }
   return name;
 }
-void release_name(const std::string& name, const PoolStats& final_stats) {
+// A pool's statistics as the run record lists them; device pools name their device, so the
+// summary can add up each device's memory (memory_report).
+Json pool_json(const PoolStats& stats, const Device& device, bool live) {
+  Json j = stats.to_json();
+  j["live"] = live;
+  if (!device.is_cpu()) j["device"] = device.str();
+  return j;
+}
+void release_name(const std::string& name, const PoolStats& final_stats, const Device& device) {
   std::lock_guard<std::mutex> lk(g_names_mu);
   g_live_names.erase(name);
   if (final_stats.allocations == 0) return;
-  Json j = final_stats.to_json();
-  j["live"] = false;
+  Json j = pool_json(final_stats, device, false);
   g_snapshots[name] = register_memory_reporter(name, [j] { return j; });
 }
 }  // namespace
@@ -45,17 +52,18 @@ DeviceContext::DeviceContext(Device device, uint64_t pool_limit_bytes, std::stri
   pool_ = backend_->make_pool(name, device.index, pool_limit_bytes);
   handles_ = backend_->open(device.index);
   std::weak_ptr<MemoryPool> weak = pool_;
-  reporter_id_ = register_memory_reporter(name, [weak]() -> Json {
+  reporter_id_ = register_memory_reporter(name, [weak, device]() -> Json {
     auto p = weak.lock();
-    Json j = p ? p->stats().to_json() : Json::object();
-    j["live"] = true;
-    return j;
+    if (p) return pool_json(p->stats(), device, true);
+    Json gone = Json::object();
+    gone["live"] = true;
+    return gone;
   });
 }
 
 DeviceContext::~DeviceContext() {
   unregister_memory_reporter(reporter_id_);
-  release_name(pool_->name(), pool_->stats());
+  release_name(pool_->name(), pool_->stats(), device_);
   backend_->close(device_.index, handles_);
 }
 

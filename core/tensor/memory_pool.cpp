@@ -16,6 +16,7 @@ Json PoolStats::to_json() const {
   j["hits"] = hits;
   j["hit_rate"] = hit_rate();
   j["system_allocations"] = system_allocations;
+  if (driver_used_peak_bytes) j["driver_used_peak_bytes"] = driver_used_peak_bytes;
   return j;
 }
 
@@ -79,7 +80,9 @@ void MemoryPool::release_cached_locked() {
 
 PoolStats MemoryPool::stats() const {
   std::lock_guard<std::mutex> lk(mu_);
-  return stats_;
+  PoolStats s = stats_;
+  s.driver_used_peak_bytes = driver_used_peak();
+  return s;
 }
 
 void MemoryPool::set_limit(uint64_t bytes) {

@@ -28,6 +28,9 @@ struct PoolStats {
   uint64_t allocations = 0;   // allocate() calls with bytes > 0
   uint64_t hits = 0;          // served from the cache
   uint64_t system_allocations = 0;  // blocks obtained from the system (malloc / cudaMalloc)
+  // Device pools: the driver's used memory on the device (DeviceBackend::driver_used_bytes) at its
+  // highest, read after each block this pool obtained; 0 (and left out of to_json) elsewhere.
+  uint64_t driver_used_peak_bytes = 0;
   double hit_rate() const { return allocations ? static_cast<double>(hits) / static_cast<double>(allocations) : 0.0; }
   Json to_json() const;
 };
@@ -64,6 +67,8 @@ class MemoryPool {
   virtual void system_free(void* p, size_t cls) = 0;
   // Called before blocks are returned to the system (CUDA: wait for queued kernels).
   virtual void before_release() {}
+  // PoolStats::driver_used_peak_bytes (device pools).
+  virtual uint64_t driver_used_peak() const { return 0; }
 
  private:
   [[noreturn]] void throw_out_of_memory(size_t asked, const std::string& detail = "") const;

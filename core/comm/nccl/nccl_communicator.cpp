@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 #include "core/comm/backend.hpp"
@@ -30,7 +31,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 void cuda_check(cudaError_t e, const std::string& what) {
-  if (e != cudaSuccess) throw CommError("nccl backend: " + what + ": " + cudaGetErrorString(e));
+  if (e == cudaSuccess) return;
+  // A failed call also leaves its error as the thread's "last error"; taken here, so that the
+  // next kernel launch check does not report it as its own.
+  (void)cudaGetLastError();
+  throw CommError("nccl backend: " + what + ": " + cudaGetErrorString(e));
 }
 
 int env_int(const char* name, int fallback) {
@@ -237,6 +242,7 @@ class NcclCommunicator final : public Communicator {
   ~NcclCommunicator() override {
     if (comm_) ncclCommDestroy(comm_);
     if (scratch_) cudaFree(scratch_);
+    if (staging_) cudaFree(staging_);
     if (produced_) cudaEventDestroy(produced_);
     if (stream_) cudaStreamDestroy(stream_);
   }
@@ -295,6 +301,28 @@ class NcclCommunicator final : public Communicator {
     add_stats(d);
     return Request(std::make_shared<P2pState>(this, batch_, EventWaiter(comm_, op, who(), timeout_s())), op);
   }
+  // NCCL takes device memory only: small host buffers (counts, single values) travel through a
+  // device buffer of the communicator's own, grown as needed.
+  void on_host_buffers(const void* in, size_t in_bytes, void* out, size_t out_bytes,
+                       const std::function<void(const void*, void*)>& op) override {
+    std::lock_guard<std::mutex> lock(staging_mu_);
+    const bool in_place = in == out;
+    const size_t out_off = in_place ? 0 : (in_bytes + 255) / 256 * 256;
+    const size_t need = std::max<size_t>(out_off + std::max(out_bytes, in_place ? in_bytes : size_t(0)), 1);
+    if (need > staging_bytes_) {
+      cuda_check(cudaSetDevice(device_), "cudaSetDevice");
+      if (staging_) cuda_check(cudaFree(staging_), "cudaFree (host-value staging)");
+      staging_ = nullptr;
+      staging_bytes_ = 0;
+      cuda_check(cudaMalloc(&staging_, need), "cudaMalloc (host-value staging)");
+      staging_bytes_ = need;
+    }
+    auto* dev = static_cast<uint8_t*>(staging_);
+    if (in_bytes) cuda_check(cudaMemcpy(dev, in, in_bytes, cudaMemcpyHostToDevice), "copying host values to the GPU");
+    op(dev, dev + out_off);
+    if (out_bytes)
+      cuda_check(cudaMemcpy(out, dev + out_off, out_bytes, cudaMemcpyDeviceToHost), "copying host values back");
+  }
   void copy_self(const void* src, void* dst, size_t bytes) {
     if (bytes && src != dst) cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream_), "copy");
   }
@@ -328,8 +356,8 @@ class NcclCommunicator final : public Communicator {
       ncclGroupStart();
       for (int p = 0; p < size_; ++p) {
         if (p == rank_) continue;
-        ncclSend(send, mine, ncclUint8, p, comm_, stream_);
-        ncclRecv(out + off[size_t(p)], recv_bytes[size_t(p)], ncclUint8, p, comm_, stream_);
+        if (mine) ncclSend(send, mine, ncclUint8, p, comm_, stream_);
+        if (recv_bytes[size_t(p)]) ncclRecv(out + off[size_t(p)], recv_bytes[size_t(p)], ncclUint8, p, comm_, stream_);
       }
       return ncclGroupEnd();
     });
@@ -363,8 +391,9 @@ class NcclCommunicator final : public Communicator {
       ncclGroupStart();
       for (size_t p = 0; p < n; ++p) {
         if (p == me) continue;
-        ncclSend(in + so[p], send_bytes[p], ncclUint8, int(p), comm_, stream_);
-        ncclRecv(out + ro[p], recv_bytes[p], ncclUint8, int(p), comm_, stream_);
+        // Empty blocks are skipped on both sides (rank p's send to q has q's recv size from p).
+        if (send_bytes[p]) ncclSend(in + so[p], send_bytes[p], ncclUint8, int(p), comm_, stream_);
+        if (recv_bytes[p]) ncclRecv(out + ro[p], recv_bytes[p], ncclUint8, int(p), comm_, stream_);
       }
       return ncclGroupEnd();
     });
@@ -379,6 +408,9 @@ class NcclCommunicator final : public Communicator {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t produced_ = nullptr;
   void* scratch_ = nullptr;
+  std::mutex staging_mu_;
+  void* staging_ = nullptr;  // see on_host_buffers
+  size_t staging_bytes_ = 0;
   std::shared_ptr<P2pBatch> batch_ = std::make_shared<P2pBatch>();
 };
 

@@ -30,13 +30,26 @@ __global__ void col2im_kernel(const float* col, float* x, Dims d) {
 __global__ void bias_kernel(float* out, const float* b, int64_t o, int64_t p, int64_t total) {
   MLSYS_GRID_STRIDE(i, total) out[i] += b[(i / p) % o];
 }
-__global__ void bias_grad_kernel(const float* g, float* gb, int64_t n, int64_t o, int64_t p) {
-  MLSYS_GRID_STRIDE(oc, o) {
-    float s = 0.f;
-    for (int64_t k = 0; k < n; ++k)
-      for (int64_t q = 0; q < p; ++q) s += g[(k * o + oc) * p + q];
-    gb[oc] += s;
+// The bias gradient in two deterministic passes: sums[k * o + oc] = the sum of grad_out[k, oc, :] (a
+// block per image and channel), then gb[oc] += the column sums of sums [n, o] (column_reduce).
+__global__ void plane_sum_kernel(const float* g, int64_t planes, int64_t p, float* sums) {
+  for (int64_t s = blockIdx.x; s < planes; s += gridDim.x) {
+    float acc = 0.f;
+    for (int64_t q = threadIdx.x; q < p; q += blockDim.x) acc += g[s * p + q];
+    acc = block_sum(acc);
+    if (threadIdx.x == 0) sums[s] = acc;
   }
+}
+struct AddTo {
+  float* out;
+  __device__ void operator()(int64_t j, const float (&sum)[1]) const { out[j] += sum[0]; }
+};
+void bias_grad(DeviceContext& ctx, const float* g, float* gb, const Dims& d) {
+  const int64_t planes = d.n * d.o, p = d.oh * d.ow;
+  DeviceContext::Scratch sums(ctx, static_cast<size_t>(planes) * sizeof(float));
+  plane_sum_kernel<<<static_cast<unsigned>(std::min(planes, kMaxGridX)), kThreads, 0, stream_of(ctx)>>>(g, planes, p,
+                                                                                                       sums.as<float>());
+  column_reduce<float, 1>(ctx, d.n, d.o, ColumnOf{sums.as<float>(), d.o}, AddTo{gb}, "conv2d_backward");
 }
 
 Dims dims_of(const Tensor& x, const Tensor& w, const Conv2dParams& p) {
@@ -87,6 +100,7 @@ void conv2d_backward(DeviceContext& ctx, const Tensor& x, const Tensor& w, const
     gx.zero_();
   }
   if (gw.defined()) check_shape(gw, w.shape(), "kernels::conv2d_backward grad_w");
+  if (gb.defined()) require_numel(gb, d.o, "conv2d_backward", "grad_b");
   const int64_t ckk = d.c * d.kh * d.kw, pp = d.oh * d.ow;
   if (go.numel() == 0 || ckk == 0) return;
   DeviceContext::Scratch col(ctx, static_cast<size_t>(ckk * pp) * sizeof(float));
@@ -103,10 +117,7 @@ void conv2d_backward(DeviceContext& ctx, const Tensor& x, const Tensor& w, const
                                                                            gx.data<float>() + n * d.c * d.h * d.w, d);
     }
   }
-  if (gb.defined()) {
-    require_numel(gb, d.o, "conv2d_backward", "grad_b");
-    bias_grad_kernel<<<blocks_for(d.o), kThreads, 0, stream_of(ctx)>>>(go.data<float>(), gb.data<float>(), d.n, d.o, pp);
-  }
+  if (gb.defined()) bias_grad(ctx, go.data<float>(), gb.data<float>(), d);
   check_launch("conv2d_backward");
 }
 

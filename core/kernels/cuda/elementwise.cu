@@ -187,29 +187,35 @@ __global__ void row_reduce_kernel(const float* x, float* out, int64_t n, int64_t
     out[r] = acc;
   }
 }
-__global__ void col_sum_kernel(const float* x, float* out, int64_t n, int64_t f, float beta) {
-  MLSYS_GRID_STRIDE(j, f) {
-    float acc = 0.f;
-    for (int64_t r = 0; r < n; ++r) acc += x[r * f + j];
-    out[j] = beta == 0.f ? acc : beta * out[j] + acc;
+// out[j] = beta * out[j] + sum (out[j] = sum when beta is 0, so an uninitialized out is fine).
+struct StoreColSum {
+  float* out;
+  float beta;
+  __device__ void operator()(int64_t j, const float (&sum)[1]) const {
+    out[j] = beta == 0.f ? sum[0] : beta * out[j] + sum[0];
   }
-}
-__global__ void sum_kernel(const float* x, int64_t n, bool squares, double* out) {
+};
+__global__ void sum_kernel(const float* x, int64_t n, bool squares, double* partials) {
   double acc = 0;
   MLSYS_GRID_STRIDE(i, n) acc += squares ? static_cast<double>(x[i]) * x[i] : x[i];
-  atomicAdd(out, acc);
+  acc = block_sum(acc);
+  if (threadIdx.x == 0) partials[blockIdx.x] = acc;
 }
+// Integer counts: any order gives the same total.
 template <class L>
 __global__ void count_correct_kernel(const float* logits, const L* labels, const uint8_t* mask, int64_t n, int64_t c,
-                                     double* out) {
+                                     unsigned long long* partials) {
+  unsigned long long correct = 0;
   MLSYS_GRID_STRIDE(r, n) {
     const int64_t y = labels[r];
     if ((mask && !mask[r]) || y < 0 || c == 0) continue;
     int64_t best = 0;
     for (int64_t j = 1; j < c; ++j)
       if (logits[r * c + j] > logits[r * c + best]) best = j;
-    if (best == y) atomicAdd(out, 1.0);
+    correct += best == y;
   }
+  correct = block_sum(correct);
+  if (threadIdx.x == 0) partials[blockIdx.x] = correct;
 }
 }  // namespace
 
@@ -233,23 +239,19 @@ void row_max(DeviceContext& ctx, const Tensor& x, const Tensor& out) {
 
 void col_sum(DeviceContext& ctx, const Tensor& x, const Tensor& out, float beta) {
   require_f32(x, "col_sum", "x");
-  require_numel(out, x.row_numel(), "col_sum", "out");
-  if (x.row_numel() == 0) return;
-  col_sum_kernel<<<blocks_for(x.row_numel()), kThreads, 0, stream_of(ctx)>>>(x.data<float>(), out.data<float>(), x.rows(),
-                                                                             x.row_numel(), beta);
-  check_launch("col_sum");
+  require_f32(out, "col_sum", "out");
+  const int64_t n = x.rows(), f = x.row_numel();
+  require_numel(out, f, "col_sum", "out");
+  column_reduce<float, 1>(ctx, n, f, ColumnOf{x.data<float>(), f}, StoreColSum{out.data<float>(), beta}, "col_sum");
 }
 
 static double reduce_all(DeviceContext& ctx, const Tensor& x, bool squares, const char* name) {
   require_f32(x, name, "x");
   if (x.numel() == 0) return 0.0;
-  DeviceSums sums(ctx, 1);
-  sum_kernel<<<std::min(blocks_for(x.numel()), 1024u), kThreads, 0, stream_of(ctx)>>>(x.data<float>(), x.numel(), squares,
-                                                                                      sums.ptr());
+  BlockPartials<double> sums(ctx, reduce_blocks_for(x.numel()));
+  sum_kernel<<<sums.blocks(), kThreads, 0, stream_of(ctx)>>>(x.data<float>(), x.numel(), squares, sums.ptr());
   check_launch(name);
-  double v = 0;
-  sums.read(&v);
-  return v;
+  return sums.total()[0];
 }
 
 double sum_all(DeviceContext& ctx, const Tensor& x) { return reduce_all(ctx, x, false, "sum_all"); }
@@ -262,15 +264,13 @@ int64_t count_correct(DeviceContext& ctx, const Tensor& logits, const Tensor& la
   require_numel(labels, n, "count_correct", "labels");
   if (mask.defined()) require_numel(mask, n, "count_correct", "mask");
   if (n == 0) return 0;
-  DeviceSums sums(ctx, 1);
+  BlockPartials<unsigned long long> counts(ctx, reduce_blocks_for(n));
   with_index(labels, [&](const auto* l) {
-    count_correct_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(
-        logits.data<float>(), l, mask.defined() ? mask.data<uint8_t>() : nullptr, n, c, sums.ptr());
+    count_correct_kernel<<<counts.blocks(), kThreads, 0, stream_of(ctx)>>>(
+        logits.data<float>(), l, mask.defined() ? mask.data<uint8_t>() : nullptr, n, c, counts.ptr());
   });
   check_launch("count_correct");
-  double v = 0;
-  sums.read(&v);
-  return static_cast<int64_t>(v);
+  return static_cast<int64_t>(counts.total()[0]);
 }
 
 // ---------------- optimizers ----------------

@@ -24,20 +24,29 @@ __global__ void log_softmax_bw_kernel(const float* y, const float* g, float* gx,
     for (int64_t j = 0; j < c; ++j) gx[r * c + j] = g[r * c + j] - expf(y[r * c + j]) * s;
   }
 }
-// sums[0] += counted rows, sums[1] += 1 for any label >= c (an error).
+// Per-block counts of the rows that count (quantity 0) and of those with a label >= c, an error (1).
 template <class L>
-__global__ void count_rows_kernel(const L* labels, const uint8_t* mask, int64_t n, int64_t c, double* sums) {
+__global__ void count_rows_kernel(const L* labels, const uint8_t* mask, int64_t n, int64_t c,
+                                  unsigned long long* partials) {
+  unsigned long long counted = 0, bad = 0;
   MLSYS_GRID_STRIDE(r, n) {
     if (mask && !mask[r]) continue;
     const int64_t y = labels[r];
-    if (y >= c) atomicAdd(sums + 1, 1.0);
-    else if (y >= 0) atomicAdd(sums, 1.0);
+    if (y >= c) ++bad;
+    else if (y >= 0) ++counted;
+  }
+  counted = block_sum(counted);
+  bad = block_sum(bad);
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = counted;
+    partials[gridDim.x + blockIdx.x] = bad;
   }
 }
 // logits_mode: x are logits (cross-entropy) or log-probabilities (NLL).
 template <class L>
 __global__ void nll_kernel(const float* x, const L* labels, const uint8_t* mask, int64_t n, int64_t c, float inv,
-                           bool logits_mode, float* grad, double* loss) {
+                           bool logits_mode, float* grad, double* loss_partials) {
+  double loss = 0;
   MLSYS_GRID_STRIDE(r, n) {
     const int64_t y = (mask && !mask[r]) ? -1 : static_cast<int64_t>(labels[r]);
     if (y < 0 || y >= c) {
@@ -47,12 +56,14 @@ __global__ void nll_kernel(const float* x, const L* labels, const uint8_t* mask,
     }
     const float* xr = x + r * c;
     const float lse = logits_mode ? row_lse(xr, c) : 0.f;
-    atomicAdd(loss, static_cast<double>(lse - xr[y]));
+    loss += static_cast<double>(lse - xr[y]);
     if (grad) {
       for (int64_t j = 0; j < c; ++j) grad[r * c + j] = logits_mode ? expf(xr[j] - lse) * inv : 0.f;
       grad[r * c + y] -= inv;
     }
   }
+  loss = block_sum(loss);
+  if (threadIdx.x == 0) loss_partials[blockIdx.x] = loss;
 }
 
 float nll_common(DeviceContext& ctx, const Tensor& x, const Tensor& labels, const Tensor& mask, const Tensor& g,
@@ -68,30 +79,28 @@ float nll_common(DeviceContext& ctx, const Tensor& x, const Tensor& labels, cons
   if (g.defined()) require_rows_cols(g, n, c, fn, "grad");
   if (n == 0) return 0.f;
   const uint8_t* mp = mask.defined() ? mask.data<uint8_t>() : nullptr;
-  double counts[2] = {0, 0};
-  {
-    DeviceSums s(ctx, 2);
-    with_index(labels, [&](const auto* l) {
-      count_rows_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(l, mp, n, c, s.ptr());
-    });
-    check_launch(fn);
-    s.read(counts);
-  }
-  if (counts[1] > 0) throw Error(std::string("kernels::") + fn + ": a label is >= the number of classes (" + std::to_string(c) + ")");
-  const float inv = counts[0] > 0 ? static_cast<float>(1.0 / counts[0]) : 0.f;
-  DeviceSums loss(ctx, 1);
+  const unsigned blocks = reduce_blocks_for(n);
+  BlockPartials<unsigned long long, 2> rows(ctx, blocks);
   with_index(labels, [&](const auto* l) {
-    nll_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(x.data<float>(), l, mp, n, c, inv, logits_mode,
-                                                                g.defined() ? g.data<float>() : nullptr, loss.ptr());
+    count_rows_kernel<<<blocks, kThreads, 0, stream_of(ctx)>>>(l, mp, n, c, rows.ptr());
   });
   check_launch(fn);
-  double total = 0;
-  loss.read(&total);
-  return counts[0] > 0 ? static_cast<float>(total / counts[0]) : 0.f;
+  const auto [count, bad] = rows.total();
+  if (bad > 0) throw Error(std::string("kernels::") + fn + ": a label is >= the number of classes (" + std::to_string(c) + ")");
+  // As the host kernels: 1 / count in float.
+  const float inv = count > 0 ? 1.f / static_cast<float>(count) : 0.f;
+  BlockPartials<double> loss(ctx, blocks);
+  with_index(labels, [&](const auto* l) {
+    nll_kernel<<<blocks, kThreads, 0, stream_of(ctx)>>>(x.data<float>(), l, mp, n, c, inv, logits_mode,
+                                                        g.defined() ? g.data<float>() : nullptr, loss.ptr());
+  });
+  check_launch(fn);
+  return count > 0 ? static_cast<float>(loss.total()[0] / static_cast<double>(count)) : 0.f;
 }
 
 __global__ void cosine_kernel(const float* a, const float* b, const float* w, float* ga, float* gb, int64_t n, int64_t f,
-                              float eps, float inv_n, double* loss) {
+                              float eps, float inv_n, double* loss_partials) {
+  double loss = 0;
   MLSYS_GRID_STRIDE(r, n) {
     double xy = 0, xx = 0, yy = 0;
     for (int64_t j = 0; j < f; ++j) {
@@ -101,13 +110,15 @@ __global__ void cosine_kernel(const float* a, const float* b, const float* w, fl
     const double na = fmax(sqrt(xx), static_cast<double>(eps)), nb = fmax(sqrt(yy), static_cast<double>(eps));
     const double cs = xy / (na * nb);
     const double wr = w ? static_cast<double>(w[r]) : 1.0, scale = wr * inv_n;
-    atomicAdd(loss, wr * (1.0 - cs));
+    loss += wr * (1.0 - cs);
     for (int64_t j = 0; j < f; ++j) {
       const double x = a[r * f + j], y = b[r * f + j];
       if (ga) ga[r * f + j] = static_cast<float>(-(y / (na * nb) - cs * x / (na * na)) * scale);
       if (gb) gb[r * f + j] = static_cast<float>(-(x / (na * nb) - cs * y / (nb * nb)) * scale);
     }
   }
+  loss = block_sum(loss);
+  if (threadIdx.x == 0) loss_partials[blockIdx.x] = loss;
 }
 
 __global__ void layer_norm_kernel(const float* x, const float* gamma, const float* beta, float eps, float* y, float* mean,
@@ -142,18 +153,24 @@ __global__ void layer_norm_bw_x_kernel(const float* x, const float* gamma, const
     }
   }
 }
-__global__ void layer_norm_bw_p_kernel(const float* x, const float* mean, const float* rstd, const float* gy, float* gg,
-                                       float* gb, int64_t n, int64_t f) {
-  MLSYS_GRID_STRIDE(j, f) {
-    double a = 0, b = 0;
-    for (int64_t r = 0; r < n; ++r) {
-      a += static_cast<double>(gy[r * f + j]) * (x[r * f + j] - mean[r]) * rstd[r];
-      b += gy[r * f + j];
-    }
-    if (gg) gg[j] += static_cast<float>(a);
-    if (gb) gb[j] += static_cast<float>(b);
+// The gamma / beta gradients of LayerNorm as column sums (f64, as the host kernel): quantity 0 adds
+// grad_y * xhat, quantity 1 grad_y.
+struct LayerNormParamTerm {
+  const float *x, *mean, *rstd, *gy;
+  int64_t f;
+  __device__ void operator()(int64_t r, int64_t j, double (&acc)[2]) const {
+    const float g = gy[r * f + j];
+    acc[0] += static_cast<double>(g) * (x[r * f + j] - mean[r]) * rstd[r];
+    acc[1] += g;
   }
-}
+};
+struct AddLayerNormParamGrads {
+  float *gg, *gb;
+  __device__ void operator()(int64_t j, const double (&sum)[2]) const {
+    if (gg) gg[j] += static_cast<float>(sum[0]);
+    if (gb) gb[j] += static_cast<float>(sum[1]);
+  }
+};
 __global__ void l2_normalize_kernel(const float* x, float* y, float* norm, int64_t n, int64_t f, float eps) {
   MLSYS_GRID_STRIDE(r, n) {
     double ss = 0;
@@ -206,16 +223,14 @@ float cosine_similarity_loss(DeviceContext& ctx, const Tensor& a, const Tensor& 
                              float eps, const Tensor& w) {
   const auto [n, f] = check_cosine(a, b, ga, gb, w);
   if (n == 0) return 0.f;
-  DeviceSums loss(ctx, 1);
-  cosine_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(a.data<float>(), b.data<float>(),
+  BlockPartials<double> loss(ctx, reduce_blocks_for(n));
+  cosine_kernel<<<loss.blocks(), kThreads, 0, stream_of(ctx)>>>(a.data<float>(), b.data<float>(),
                                                                 w.defined() ? w.data<float>() : nullptr,
                                                                 ga.defined() ? ga.data<float>() : nullptr,
                                                                 gb.defined() ? gb.data<float>() : nullptr, n, f, eps,
                                                                 1.f / static_cast<float>(n), loss.ptr());
   check_launch("cosine_similarity_loss");
-  double total = 0;
-  loss.read(&total);
-  return static_cast<float>(total / static_cast<double>(n));
+  return static_cast<float>(loss.total()[0] / static_cast<double>(n));
 }
 
 void layer_norm(DeviceContext& ctx, const Tensor& x, const Tensor& gamma, const Tensor& beta, float eps, const Tensor& y,
@@ -233,6 +248,7 @@ void layer_norm_backward(DeviceContext& ctx, const Tensor& x, const Tensor& gamm
   require_f32(x, "layer_norm_backward", "x");
   const int64_t n = x.rows(), f = x.row_numel();
   require_rows_cols(gy, n, f, "layer_norm_backward", "grad_y");
+  if (gamma.defined()) require_numel(gamma, f, "layer_norm_backward", "gamma");
   if (gx.defined() && n > 0) {
     require_rows_cols(gx, n, f, "layer_norm_backward", "grad_x");
     layer_norm_bw_x_kernel<<<blocks_for(n), kThreads, 0, stream_of(ctx)>>>(
@@ -242,9 +258,10 @@ void layer_norm_backward(DeviceContext& ctx, const Tensor& x, const Tensor& gamm
   if ((gg.defined() || gb.defined()) && f > 0) {
     if (gg.defined()) require_numel(gg, f, "layer_norm_backward", "grad_gamma");
     if (gb.defined()) require_numel(gb, f, "layer_norm_backward", "grad_beta");
-    layer_norm_bw_p_kernel<<<blocks_for(f), kThreads, 0, stream_of(ctx)>>>(
-        x.data<float>(), mean.data<float>(), rstd.data<float>(), gy.data<float>(),
-        gg.defined() ? gg.data<float>() : nullptr, gb.defined() ? gb.data<float>() : nullptr, n, f);
+    column_reduce<double, 2>(
+        ctx, n, f, LayerNormParamTerm{x.data<float>(), mean.data<float>(), rstd.data<float>(), gy.data<float>(), f},
+        AddLayerNormParamGrads{gg.defined() ? gg.data<float>() : nullptr, gb.defined() ? gb.data<float>() : nullptr},
+        "layer_norm_backward");
   }
   check_launch("layer_norm_backward");
 }

@@ -1,7 +1,10 @@
-// GEMM (cuBLAS) and the CSR kernels on CUDA. SpMM: one warp per output row, lanes stride over the
-// features, so X rows are read coalesced and no atomics are needed; spmm_t uses the cached
-// transpose (or A itself when symmetric) and falls back to atomics only without one.
+// GEMM (cuBLAS) and the CSR kernels on CUDA. SpMM and SpMM^T with one value per edge (GCN,
+// GraphSAGE) go through cuSPARSE (cusparse_spmm.hpp); products whose values are read through edge
+// ids or that have several heads (GAT) run the hand kernel: one warp per output row, lanes stride
+// over the features, so X rows are read coalesced and no atomics are needed. spmm_t uses the
+// cached transpose (or A itself when symmetric) and falls back to atomics only without one.
 #include "core/kernels/cuda/cuda_common.cuh"
+#include "core/kernels/cuda/cusparse_spmm.hpp"
 
 namespace mlsys::kernels::cuda {
 
@@ -61,6 +64,7 @@ void run_spmm(DeviceContext& ctx, const Csr& a, const float* w, const int64_t* e
               const Tensor& out, int64_t f, float beta) {
   if (a.rows == 0 || f == 0) return;
   const int64_t ws = std::max<int64_t>(heads, 1), d = f / ws;
+  if (ws == 1 && !eid && spmm_cusparse(ctx, a, w, x, out, f, beta)) return;
   const unsigned grid = static_cast<unsigned>((a.rows * 32 + kThreads - 1) / kThreads);
   with_index(a.col, [&](const auto* col) {
     spmm_warp_kernel<<<grid, kThreads, 0, stream_of(ctx)>>>(a.rows, a.row_ptr.data<int64_t>(), col, w, eid, ws, d,

@@ -60,6 +60,7 @@ class CudaBackend final : public DeviceBackend {
   void copy(void* dst, const void* src, size_t bytes) override { cudart::memcpy(dst, src, bytes); }
   void zero(int device, void* p, size_t bytes) override { cudart::memset_zero(p, bytes, device); }
   int device_of(const void* p) const override { return cudart::device_of(p); }
+  uint64_t driver_used_bytes(int device) const override { return cudart::used_bytes(device); }
   const kernels::KernelTable& kernels() const override { return kernels_; }
   const quant::DeviceCodecKernels* codec_kernels() const override { return &codecs_; }
 

@@ -10,7 +10,11 @@
 namespace mlsys::cudart {
 
 static void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw Error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+  if (e == cudaSuccess) return;
+  // The failed call's error is also the thread's "last error": taken here, so that the next
+  // launch check does not report it as its own.
+  (void)cudaGetLastError();
+  throw Error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
 static std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
@@ -116,6 +120,13 @@ void* device_malloc(size_t bytes) {
 
 void device_free(void* p) {
   if (p) cudaFree(p);
+}
+
+uint64_t used_bytes(int device) {
+  set_device(device);
+  size_t free = 0, total = 0;
+  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  return static_cast<uint64_t>(total - free);
 }
 
 void check_last(const char* what) { check(cudaGetLastError(), what); }

@@ -4,6 +4,7 @@
 // the core. Every call checks its status and throws mlsys::Error naming the call and the CUDA
 // error string.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace mlsys::cudart {
@@ -25,7 +26,8 @@ void destroy_sparse(void* handle);
 // Synchronous copy between any host/device pointers (unified addressing decides the direction).
 void memcpy(void* dst, const void* src, size_t bytes);
 void memset_zero(void* p, size_t bytes, int device);
-void* device_malloc(size_t bytes);  // nullptr when out of memory (so the pool can free its cache)
+void* device_malloc(size_t bytes);
+uint64_t used_bytes(int device);  // total - free as the driver reports it (cudaMemGetInfo)  // nullptr when out of memory (so the pool can free its cache)
 void device_free(void* p);
 void check_last(const char* what);
 int device_of(const void* p);  // the device ordinal of device memory, -1 for host memory  // throws if the last launch failed

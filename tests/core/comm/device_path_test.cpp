@@ -5,6 +5,8 @@
 // to memory it does not accept, so "staged exactly when needed" is observed, not assumed.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 
@@ -23,8 +25,10 @@ namespace {
 // accepts: the emulated device's when `device_memory`, host memory otherwise.
 class CheckedComm final : public comm::Communicator {
  public:
-  CheckedComm(comm::Communicator& inner, bool device_memory)
-      : Communicator(inner.timeout_s()), inner_(inner), device_(device_memory) {}
+  // staging: where a device-only communicator puts small host buffers (on_host_buffers), as the
+  // nccl backend uses a device buffer of its own; nullptr refuses them like a backend without it.
+  CheckedComm(comm::Communicator& inner, bool device_memory, DeviceContext* staging = nullptr)
+      : Communicator(inner.timeout_s()), inner_(inner), device_(device_memory), staging_(staging) {}
   int rank() const override { return inner_.rank(); }
   int size() const override { return inner_.size(); }
   std::string backend() const override { return device_ ? "checked-device" : "checked-host"; }
@@ -65,6 +69,16 @@ class CheckedComm final : public comm::Communicator {
     return inner_.iall_to_all_v(send, send_bytes, recv, recv_bytes);
   }
   comm::Request do_ibarrier() override { return inner_.ibarrier(); }
+  void on_host_buffers(const void* in, size_t in_bytes, void* out, size_t out_bytes,
+                       const std::function<void(const void*, void*)>& op) override {
+    if (!device_ || !staging_) return op(in, out);
+    const bool in_place = in == out;
+    Tensor din = Tensor::empty({int64_t(std::max<size_t>(in_bytes, 1))}, DType::u8, *staging_);
+    Tensor dout = in_place ? din : Tensor::empty({int64_t(std::max<size_t>(out_bytes, 1))}, DType::u8, *staging_);
+    if (in_bytes) copy_bytes(din.raw(), din.device(), in, Device::cpu(), in_bytes);
+    op(din.raw(), dout.raw());
+    if (out_bytes) copy_bytes(out, Device::cpu(), dout.raw(), dout.device(), out_bytes);
+  }
 
  private:
   void check(const void* p, size_t bytes) {
@@ -77,6 +91,7 @@ class CheckedComm final : public comm::Communicator {
   }
   comm::Communicator& inner_;
   bool device_;
+  DeviceContext* staging_;
 };
 
 const test::CollectiveCase& find_case(const std::string& name) {
@@ -191,4 +206,55 @@ TEST_CASE("comm/device path: host values (counts, records, an input halo) reach 
       CHECK(checked[size_t(r)] >= 4);  // every buffer was in memory the communicator takes
     }
   }
+}
+
+// The nccl backend's situation on a CPU: a communicator that takes device memory only. Every
+// collective case must pass on it, including those that hand the communicator host values
+// (exchange_counts, all_reduce_value, all_gather_value): they go through on_host_buffers. Without
+// that hook (the CheckedComm without staging, as nccl was before) the host pointers reach the
+// communicator and the case fails.
+TEST_CASE("comm/device path: every collective case passes on a device-only communicator") {
+  test::EmulatedDevice emulated;
+  CommOptions opts;
+  opts.timeout_s = 30;
+  for (int n : {1, 3}) {
+    CAPTURE(n);
+    std::vector<std::unique_ptr<DeviceContext>> ctxs(static_cast<size_t>(n));
+    std::vector<std::string> failed(static_cast<size_t>(n));
+    test::set_data_context([&](const comm::Communicator& c) -> DeviceContext& { return *ctxs[size_t(c.rank())]; });
+    CHECK_NOTHROW(comm::run_inproc(n, opts, [&](comm::Communicator& inner) {
+      const size_t r = size_t(inner.rank());
+      ctxs[r] = std::make_unique<DeviceContext>(Device::cuda(inner.rank() % 2));
+      CheckedComm c(inner, true, ctxs[r].get());
+      for (const auto& tc : test::collective_cases()) {
+        try {
+          tc.body(c);
+        } catch (const std::exception& e) {
+          failed[r] += tc.name + ": " + e.what() + "; ";
+        }
+      }
+      ctxs[r].reset();
+    }));
+    test::set_data_context({});
+    for (int r = 0; r < n; ++r) {
+      INFO("rank " << r << ": " << failed[size_t(r)]);
+      CHECK(failed[size_t(r)].empty());
+    }
+  }
+}
+
+TEST_CASE("comm/device path: host values handed straight to a device-only communicator are refused (what on_host_buffers prevents)") {
+  test::EmulatedDevice emulated;
+  CommOptions opts;
+  std::string err;
+  try {
+    comm::run_inproc(1, opts, [&](comm::Communicator& inner) {
+      CheckedComm c(inner, true);  // no staging: host buffers reach the communicator
+      std::vector<size_t> counts{3};
+      c.exchange_counts(counts);
+    });
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  CHECK(err.find("was handed host memory") != std::string::npos);
 }

@@ -95,6 +95,45 @@ BACKEND_TEST("spmm and spmm_t match the reference on random matrices") {
   }
 }
 
+// What the cuda backend's cuSPARSE path keeps per matrix (Csr::backend_state) must not leak from one
+// product into the next: per-edge values of each call, a copy with other values, a matrix without
+// values; beta = 0 never reads `out`; the same product twice gives the same bits.
+BACKEND_TEST("spmm: beta 0 ignores out's old contents, repeats bit for bit, and each call's values count") {
+  Csr a = Csr::random(300, 280, 3000, 5, true, true);
+  Csr ad = a.to(ctx);
+  const int64_t f = 24;
+  Tensor x = rand_tensor({a.cols, f}, 1);
+  Tensor xd = x.to(ctx);
+  const std::vector<float> none;
+  auto fresh_nan = [&] { return Tensor::full({a.rows, f}, std::numeric_limits<float>::quiet_NaN()).to(ctx); };
+  Tensor o1 = fresh_nan(), o2 = fresh_nan();
+  kernels::spmm(ctx, ad, xd, o1);
+  kernels::spmm(ctx, ad, xd, o2);
+  const auto want = naive_spmm(a, false, host(x), f, none, 0, std::vector<float>(size_t(a.rows * f)), 0.f);
+  check_close(host(o1), want);
+  CHECK(host(o1) == host(o2));
+  for (uint64_t seed : {7u, 8u}) {  // two calls with different per-edge values on one matrix
+    Tensor ev = rand_tensor({a.nnz()}, seed);
+    Tensor o = fresh_nan();
+    kernels::spmm(ctx, ad, xd, o, ev.to(ctx));
+    check_close(host(o), naive_spmm(a, false, host(x), f, host(ev), 1, std::vector<float>(size_t(a.rows * f)), 0.f));
+  }
+  Csr other = ad;  // shares the arrays (and what a backend derived from them), other values
+  Tensor vals = rand_tensor({a.nnz()}, 9, 2.f, 3.f);
+  other.values = vals.to(ctx);
+  Csr other_host = a;
+  other_host.values = vals;
+  Tensor o3 = fresh_nan();
+  kernels::spmm(ctx, other, xd, o3);
+  check_close(host(o3), naive_spmm(other_host, false, host(x), f, none, 0, std::vector<float>(size_t(a.rows * f)), 0.f));
+  Csr ones = Csr::random(300, 280, 3000, 6, true, false);  // no values: every edge counts 1
+  Tensor o4 = fresh_nan();
+  kernels::spmm(ctx, ones.to(ctx), xd, o4);
+  check_close(host(o4), naive_spmm(ones, false, host(x), f, none, 0, std::vector<float>(size_t(a.rows * f)), 0.f));
+  kernels::spmm(ctx, ad, xd, o1);  // the first matrix again, after the others
+  CHECK(host(o1) == host(o2));
+}
+
 BACKEND_TEST("spmm_t on a symmetric matrix uses it directly") {
   // Symmetrize a random matrix: A + A^T (values summed per entry through duplicates).
   Csr r = Csr::random(50, 50, 300, 3, true, true);

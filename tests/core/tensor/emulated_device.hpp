@@ -78,8 +78,17 @@ class EmulatedBackend final : public DeviceBackend {
   }
   const kernels::KernelTable& kernels() const override { return kernels::cpu_kernel_table(); }
   const quant::DeviceCodecKernels* codec_kernels() const override { return &codecs_; }
+  // The "driver's" figure: every live block on the device plus what `other_use` says others hold.
+  uint64_t driver_used_bytes(int device) const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    uint64_t used = other_use.load();
+    for (const auto& [p, b] : blocks_)
+      if (b.device == device) used += b.bytes;
+    return used;
+  }
 
   std::atomic<uint64_t> host_to_device{0}, device_to_host{0};
+  std::atomic<uint64_t> other_use{0};  // bytes a library or another process holds on the device
 
  private:
   struct Block {
@@ -97,6 +106,7 @@ class EmulatedDevice {
   EmulatedDevice() {
     backend().host_to_device = 0;
     backend().device_to_host = 0;
+    backend().other_use = 0;
     before_ = register_device_backend(Device::Kind::cuda, &backend());
   }
   ~EmulatedDevice() { register_device_backend(Device::Kind::cuda, before_); }

@@ -5,6 +5,7 @@
 #include "core/tensor/device_context.hpp"
 #include "core/tensor/tensor.hpp"
 #include "tests/core/kernels/backend_test.hpp"
+#include "tests/core/tensor/emulated_device.hpp"
 
 using namespace mlsys;
 
@@ -126,4 +127,44 @@ TEST_CASE("host pool: blocks from 256 KiB to 2 MiB take power-of-two classes, so
   // that is resident whole. 2.2 and 2.9 MB are two classes.
   CHECK(!reuses(2'200'000, 2'900'000));
   CHECK(pool.stats().system_allocations == 5);
+}
+
+TEST_CASE("device memory in the record: each device's pool peak and the driver's figure at its highest") {
+  test::EmulatedDevice emulated;
+  {
+    DeviceContext ctx(Device::cuda(1), 0, "device-report-test");
+    emulated.backend().other_use = 3 << 20;  // e.g. a library's workspace beside our pool
+    Tensor a = Tensor::zeros({1 << 18}, DType::f32, ctx);  // 1 MiB
+    {
+      Tensor b = Tensor::zeros({1 << 19}, DType::f32, ctx);  // 2 MiB more at the peak
+    }
+    Json r = memory_report();
+    const Json* pool = r.find("pools")->find("device-report-test");
+    REQUIRE(pool != nullptr);
+    CHECK(pool->find("device")->as_string() == "cuda:1");
+    const uint64_t peak = pool->find("peak_bytes")->as_uint();
+    CHECK(peak >= (3u << 20));
+    // The driver saw our blocks (cached ones included) and the 3 MiB of others at the last growth.
+    CHECK(pool->find("driver_used_peak_bytes")->as_uint() >= peak + (3u << 20));
+    const Json* dev = r.find("devices")->find("cuda:1");
+    REQUIRE(dev != nullptr);
+    // Other tests' finished cuda:1 contexts count too (their final statistics stay in the report).
+    CHECK(dev->find("pool_peak_bytes")->as_uint() >= peak);
+    CHECK(dev->find("driver_used_peak_bytes")->as_uint() >= pool->find("driver_used_peak_bytes")->as_uint());
+  }
+  // The context is gone: its final statistics still count for its device.
+  const Json after = memory_report();
+  const Json* dev = after.find("devices")->find("cuda:1");
+  REQUIRE(dev != nullptr);
+  CHECK(dev->find("pool_peak_bytes")->as_uint() >= (3u << 20));
+}
+
+TEST_CASE("a host-only run's memory record has no devices section") {
+  DeviceContext ctx(Device::cpu(), 0, "host-only-report-test");
+  Tensor t = Tensor::zeros({1000}, DType::f32, ctx);
+  const Json report = memory_report();
+  const Json* pool = report.find("pools")->find("host-only-report-test");
+  REQUIRE(pool != nullptr);
+  CHECK(pool->find("device") == nullptr);
+  CHECK(pool->find("driver_used_peak_bytes") == nullptr);
 }
