@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Sylvie accuracy study (#12): GCN, GraphSAGE and GAT on real graphs, single-worker fp32 against
 # 4 and 8 METIS parts with 1-bit forward + backward halos, pipelined (plain, K = 5, adaptive), over
-# SEEDS seeds. Passes when, per (graph, model, parts, variant): mean test accuracy within 1.0 point
-# of fp32's mean, no seed more than 3 points below that mean, and no run's final training loss
-# more than 10% above its minimum. One thread per run (run it in the background with nice).
+# SEEDS seeds. Checks per (graph, model, parts, variant): mean test accuracy within 1.0 point of
+# fp32's mean, no seed more than 3 points below that mean, and the issue's loss check "no run's
+# final training loss more than 10% above its minimum" -- reported as specified (on the training
+# step's loss, which dropout makes wander: it fails for fp32 too) and on the evaluation pass's
+# train loss beside it. The table lists missing and failed runs; the script exits 1 when a row has
+# fewer than SEEDS finished seeds. One thread per run (run it in the background with nice).
 # Usage: scripts/repro/sylvie_accuracy.sh [path/to/mlsys] [output folder] [SEEDS (default 5)] [graphs (default: cora amazon_computers coauthor_cs)] [models (default: gcn sage gat)]
 # JOBS=N runs N runs at once (default 1; one thread each, so up to the number of cores).
 set -euo pipefail
@@ -86,4 +89,4 @@ for g in $graphs; do
     echo "== $g $m done"
   done
 done
-python3 "$root/scripts/repro/sylvie_accuracy_table.py" "$out"
+python3 "$root/scripts/repro/sylvie_accuracy_table.py" "$out" --seeds "$seeds"

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "core/log/log.hpp"
 #include "core/util/error.hpp"
 #include "sched/workload/comm_profile.hpp"
 #include "sim/cluster/cluster_options.hpp"
@@ -106,6 +107,11 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
   r.estimate = std::move(est.value);
   r.estimate_sources = est.sources;
   r.hint_fallbacks = est.fallbacks;
+  // A fallback is a result that does not come from the input the user named: say so once.
+  if (est.fallbacks > 0)
+    log::warn("{} of {} jobs are missing from the hints file {}: their estimates come from the helios "
+              "estimator (summary.json: hint_fallbacks)",
+              est.fallbacks, jobs.size(), o.hints_file);
   // Users and GPU types as dense indices.
   r.job_gpus.resize(n);
   r.submit.resize(n);

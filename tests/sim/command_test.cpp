@@ -70,6 +70,10 @@ TEST_CASE("simulate command: hints estimator counts jobs missing from the file")
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   auto summary = read_text(t / "r" / "summary.json");
   CHECK(summary.find("\"hint_fallbacks\": 49") != std::string::npos);
+  // ... and says so on the console, once.
+  const std::string line = "49 of 50 jobs are missing from the hints file";
+  CHECK(r.err.find(line) != std::string::npos);
+  CHECK(r.err.find(line) == r.err.rfind(line));
   write_text(t / "bad.csv", "job_id,predicted_duration_s,uncertainty_s,failure_action\n" + id1 + ",5,1,explode\n");
   auto bad = run_mlsys(quiet("simulate --set sim.estimator=hints --set sim.hints_file=" + (t / "bad.csv").string() +
                              " --set trace.path=" + (t / "g" / "trace.csv").string() + " --set run.out_dir=" +
@@ -97,6 +101,7 @@ TEST_CASE("simulate command: job ids with commas and quotes match their hints") 
                            " --set run.out_dir=" + (t / "r").string()));
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   CHECK(read_text(t / "r" / "summary.json").find("\"hint_fallbacks\": 0") != std::string::npos);
+  CHECK(r.err.find("missing from the hints file") == std::string::npos);
 }
 
 TEST_CASE("simulate command: unknown policy and bad topology are config errors") {

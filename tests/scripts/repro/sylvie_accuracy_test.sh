@@ -45,6 +45,19 @@ n="$(wc -l <<< "$started")"
 [[ $n -eq 5 ]] || { echo "FAIL: $n runs started, expected 5 (7 less the 2 finished)"; echo "$started"; exit 1; }
 grep -qx "$stopped" <<< "$started" || { echo "FAIL: the stopped run was not started again"; exit 1; }
 if grep -qxE "$finished|$baseline" <<< "$started"; then echo "FAIL: a finished run was started again"; exit 1; fi
-grep -q "rows failing an accuracy check: 0; rows failing the loss check (evaluation-pass train loss): 0" "$work/study.out" || { echo "FAIL: table"; cat "$work/study.out"; exit 1; }
+grep -q "rows failing an accuracy check: 0; rows failing the issue.s loss check (training step): 0; rows failing the loss check (evaluation-pass train loss): 0" "$work/study.out" || { echo "FAIL: table"; cat "$work/study.out"; exit 1; }
 if grep -q "left out" "$work/study.out"; then echo "FAIL: a run is still left out after the study"; cat "$work/study.out"; exit 1; fi
-echo "ok: 5 runs started (the stopped one among them), the finished ones kept, table complete"
+# A failed run and a missing seed: listed, the row counts its seeds short, and the table exits 1.
+rm -rf "$out/cora/gcn/adaptive_p4/seed1"
+echo "boom" > "$out/cora/gcn/adaptive_p8/seed1.err"
+rm -rf "$out/cora/gcn/adaptive_p8/seed1"
+rc=0
+python3 "$src/scripts/repro/sylvie_accuracy_table.py" "$out" --seeds 1 > "$work/short.out" || rc=$?
+[[ $rc -eq 1 ]] || { echo "FAIL: a short table exited $rc, expected 1"; cat "$work/short.out"; exit 1; }
+grep -q "FAILED.*adaptive_p8/seed1" "$work/short.out" || { echo "FAIL: the failed run is not named"; cat "$work/short.out"; exit 1; }
+grep -q "missing (never run):.*adaptive_p4/seed1" "$work/short.out" || { echo "FAIL: the missing run is not named"; cat "$work/short.out"; exit 1; }
+grep -q "fewer than the 1 seeds asked" "$work/short.out" || { echo "FAIL: no incomplete-table line"; cat "$work/short.out"; exit 1; }
+# The row label names a fresh-epoch width other than 1 bit (from the run's config.yaml).
+printf 'gnn:\n  staleness:\n    fresh_bits: 8\n' > "$out/cora/gcn/1bit_pipeline_p4/seed1/config.yaml"
+python3 "$src/scripts/repro/sylvie_accuracy_table.py" "$out" | grep -q "1bit_pipeline, fresh epochs 8-bit, P=4" || { echo "FAIL: the fresh-epoch width is not in the row label"; exit 1; }
+echo "ok: 5 runs started (the stopped one among them), the finished ones kept, table complete; failed and missing runs named, short table exits 1, real settings in labels"
