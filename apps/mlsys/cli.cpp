@@ -3,11 +3,12 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
 #include "core/config/docs.hpp"
-#include "core/config/resolve.hpp"
+#include "core/runtime/run_options.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 
@@ -15,15 +16,28 @@ namespace po = boost::program_options;
 
 namespace mlsys::app {
 
-static po::options_description options_for(const CommandSpec& cmd) {
+int ParsedArgs::count(const std::string& long_name) const {
+  return static_cast<int>(std::count(given.begin(), given.end(), long_name));
+}
+
+void add_verbosity_options(po::options_description& desc) {
+  // A vector of zero-token values may repeat, where a plain switch refuses a second -v.
+  desc.add_options()("verbose,v", po::value<std::vector<std::string>>()->zero_tokens()->composing(),
+                     "More output, one run.log_level step per v (-v: debug from the default info)")
+      ("quiet,q", po::value<std::vector<std::string>>()->zero_tokens()->composing(),
+       "Less output, one run.log_level step per q (-q: warn, -qq: error, -qqq: quiet)");
+}
+
+int verbosity_of(const ParsedArgs& parsed) { return parsed.count("verbose") - parsed.count("quiet"); }
+
+po::options_description command_options(const CommandSpec& cmd) {
   po::options_description desc("Options");
   desc.add_options()("help,h", "Show this help")
       ("set", po::value<std::vector<std::string>>()->composing(), "Override a config key: --set key.path=value (repeatable)")
       ("out", po::value<std::string>(), "Output folder (run.out_dir)")
       ("seed", po::value<std::string>(), "Random seed (run.seed)")
-      ("verbose,v", "More output (run.log_level=debug)")
-      ("quiet,q", "Less output (run.log_level=warn)")
       ("overwrite", "Allow writing into an existing run folder (run.overwrite=true)");
+  add_verbosity_options(desc);
   for (const auto& f : cmd.flags) {
     if (f.takes_value) desc.add_options()(f.flag.c_str(), po::value<std::string>(), f.help.c_str());
     else desc.add_options()(f.flag.c_str(), f.help.c_str());
@@ -40,14 +54,16 @@ std::string command_help(const CommandSpec& cmd) {
   std::ostringstream ss;
   ss << "usage: mlsys " << cmd.name;
   if (!cmd.modes.empty()) ss << " [" << join(cmd.mode_names(), "|") << "]";
-  ss << " [CONFIG.yaml ...] [--set key=value ...] [--out DIR] [--seed N] [-v|-q]\n\n";
+  ss << " [CONFIG.yaml ...] [--set key=value ...] [--out DIR] [--seed N] [-v|-q ...]\n\n";
   ss << cmd.summary << "\n";
   if (!cmd.modes.empty()) {
     ss << "\nModes (the optional first word, or " << cmd.mode_key << "; default " << default_mode(cmd) << "):\n";
     for (const auto& m : cmd.modes) ss << fmt::format("  {:<10} {}\n", m.name, m.description);
+    ss << "A first word that is a mode is always the mode, even beside a file of that name (write ./"
+       << cmd.modes.front().name << " for the file).\n";
   }
   if (!cmd.usage_notes.empty()) ss << "\n" << cmd.usage_notes << "\n";
-  ss << "\n" << options_for(cmd);
+  ss << "\n" << command_options(cmd);
   ss << "\nPrecedence: built-in defaults < CONFIG files in order (each may `include:` others) < --set and flags.\n";
   ss << "\nConfig keys (type, default, allowed values):\n" << config::help_text(cmd.sections);
   return ss.str();
@@ -63,6 +79,17 @@ static std::string yaml_quote(const std::string& s) {
   return out + "'";
 }
 
+// "unrecognised option '--polcy'" plus the nearest option this command takes.
+static std::string unknown_option_message(const po::unknown_option& e, const po::options_description& desc) {
+  std::string name = e.get_option_name();
+  std::string bare = name.substr(name.find_first_not_of('-') == std::string::npos ? 0 : name.find_first_not_of('-'));
+  std::vector<std::string> known;
+  for (const auto& o : desc.options())
+    if (!o->long_name().empty()) known.push_back(o->long_name());
+  std::string near = bare.size() > 1 ? nearest(bare, known) : "";
+  return std::string(e.what()) + (near.empty() ? "" : " (did you mean '--" + near + "'?)");
+}
+
 ParsedArgs parse_args(const po::options_description& desc, const std::vector<std::string>& args,
                       const std::string& help_for) {
   po::options_description hidden;
@@ -73,8 +100,13 @@ ParsedArgs parse_args(const po::options_description& desc, const std::vector<std
   pos.add("positional", -1);
   ParsedArgs out;
   try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), out.options);
+    po::parsed_options parsed = po::command_line_parser(args).options(all).positional(pos).run();
+    for (const auto& o : parsed.options)
+      if (o.string_key != "positional") out.given.push_back(o.string_key);
+    po::store(parsed, out.options);
     po::notify(out.options);
+  } catch (const po::unknown_option& e) {
+    throw UsageError(unknown_option_message(e, desc) + " (see `" + help_for + "`)");
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (see `" + help_for + "`)");
   }
@@ -83,24 +115,28 @@ ParsedArgs parse_args(const po::options_description& desc, const std::vector<std
 }
 
 Invocation parse_command_args(const CommandSpec& cmd, const std::vector<std::string>& args) {
-  ParsedArgs parsed = parse_args(options_for(cmd), args, "mlsys " + cmd.name + " --help");
+  ParsedArgs parsed = parse_args(command_options(cmd), args, "mlsys " + cmd.name + " --help");
   const po::variables_map& vm = parsed.options;
   Invocation inv;
   inv.help = vm.count("help") > 0;
+  const std::vector<std::string> modes = cmd.mode_names();
   const std::vector<std::string>& positional = parsed.positional;
   for (size_t i = 0; i < positional.size(); ++i) {
     const std::string& p = positional[i];
-    bool is_mode = false;
-    for (const auto& m : cmd.modes) is_mode = is_mode || m.name == p;
-    if (i == 0 && is_mode && !std::filesystem::exists(p)) {
+    const bool is_mode = std::find(modes.begin(), modes.end(), p) != modes.end();
+    // A mode word is a word before it is a path: `--out compare` leaves a folder named like the
+    // mode, and the next `mlsys coopt compare cfg.yaml` must still run the mode.
+    if (i == 0 && is_mode) {
       inv.sets.push_back(cmd.mode_key + "=" + p);
       continue;
     }
     if (!std::filesystem::exists(p)) {
       std::string msg = "config file not found: " + p;
-      if (!cmd.modes.empty()) {
-        std::string near = nearest(p, cmd.mode_names());
-        msg += near.empty() ? " (modes are: " + join(cmd.mode_names(), ", ") + ")" : " (did you mean the mode '" + near + "'?)";
+      if (is_mode) {
+        msg += " ('" + p + "' is a mode: give it first, `mlsys " + cmd.name + " " + p + " CONFIG.yaml`)";
+      } else if (!modes.empty()) {
+        std::string near = nearest(p, modes);
+        msg += near.empty() ? " (modes are: " + join(modes, ", ") + ")" : " (did you mean the mode '" + near + "'?)";
       }
       throw UsageError(msg);
     }
@@ -116,10 +152,24 @@ Invocation parse_command_args(const CommandSpec& cmd, const std::vector<std::str
   }
   if (vm.count("out")) inv.sets.push_back("run.out_dir=" + yaml_quote(vm["out"].as<std::string>()));
   if (vm.count("seed")) inv.sets.push_back("run.seed=" + vm["seed"].as<std::string>());
-  if (vm.count("verbose")) inv.sets.push_back("run.log_level=debug");
-  if (vm.count("quiet")) inv.sets.push_back("run.log_level=warn");
   if (vm.count("overwrite")) inv.sets.push_back("run.overwrite=true");
+  inv.verbosity = verbosity_of(parsed);
   return inv;
+}
+
+config::ResolvedConfig resolve_invocation(const std::vector<const config::SectionBase*>& sections,
+                                          const std::vector<std::string>& files, std::vector<std::string> sets,
+                                          int verbosity) {
+  config::ResolvedConfig cfg = config::resolve(sections, files, sets);
+  if (verbosity == 0) return cfg;
+  const std::string key = run_section().name() + ".log_level";
+  // The key's choices run from most to least verbose (debug ... quiet).
+  const std::vector<std::string> levels = run_section().find("log_level")->choices();
+  auto at = std::find(levels.begin(), levels.end(), cfg.scalar(key));
+  const long now = at == levels.end() ? 0 : at - levels.begin();
+  const long next = std::clamp<long>(now - verbosity, 0, static_cast<long>(levels.size()) - 1);
+  sets.push_back(key + "=" + levels[static_cast<size_t>(next)]);
+  return config::resolve(sections, files, sets);
 }
 
 }  // namespace mlsys::app

@@ -26,6 +26,10 @@ namespace {
 
 const std::vector<std::string> kModes = {"run", "list", "merge"};
 
+}  // namespace
+
+const std::vector<std::string>& sweep_modes() { return kModes; }
+
 std::vector<const config::SectionBase*> sweep_sections() { return {&sweep_section(), &run_section(), &comm_section()}; }
 
 po::options_description sweep_options() {
@@ -33,11 +37,12 @@ po::options_description sweep_options() {
   desc.add_options()("help,h", "Show this help")
       ("set", po::value<std::vector<std::string>>()->composing(), "Override a sweep file key: --set sweep.workers=4")
       ("out", po::value<std::string>(), "Sweep folder (default results/sweep/<sweep file name>)")
-      ("overwrite", "Run every configuration again, also those already complete")
-      ("verbose,v", "More output")
-      ("quiet,q", "Less output");
+      ("overwrite", "Run every configuration again, also those already complete");
+  add_verbosity_options(desc);
   return desc;
 }
+
+namespace {
 
 // Every configuration resolves for its command before anything runs: a typo in the grid is one
 // error now, not N failed runs later.
@@ -70,7 +75,7 @@ void validate(const SweepPlan& plan) {
 
 std::string sweep_help() {
   std::ostringstream ss;
-  ss << "usage: mlsys sweep [run|list|merge] SWEEP.yaml [--out DIR] [--set sweep.key=value ...] [--overwrite] [-v|-q]\n\n"
+  ss << "usage: mlsys sweep [run|list|merge] SWEEP.yaml [--out DIR] [--set sweep.key=value ...] [--overwrite] [-v|-q ...]\n\n"
         "Runs one command over configs x grid x seeds, each configuration in DIR/runs/<index>, and merges\n"
         "the results into DIR/sweep.csv (one row per configuration).\n\n"
         "Modes:\n"
@@ -94,8 +99,8 @@ int run_sweep_command(const std::vector<std::string>& args) {
   }
   std::vector<std::string> positional = parsed.positional;
   std::string mode = "run";
-  if (!positional.empty() && std::find(kModes.begin(), kModes.end(), positional[0]) != kModes.end() &&
-      !fs::exists(positional[0])) {
+  // A mode word is a word before it is a path (a folder named `list` does not hide the mode).
+  if (!positional.empty() && std::find(kModes.begin(), kModes.end(), positional[0]) != kModes.end()) {
     mode = positional[0];
     positional.erase(positional.begin());
   }
@@ -106,9 +111,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   if (vm.count("set")) sets = vm["set"].as<std::vector<std::string>>();
   if (vm.count("out")) sets.push_back("run.out_dir=" + vm["out"].as<std::string>());
-  if (vm.count("verbose")) sets.push_back("run.log_level=debug");
-  if (vm.count("quiet")) sets.push_back("run.log_level=warn");
-  auto cfg = config::resolve(sweep_sections(), {file}, sets);
+  auto cfg = resolve_invocation(sweep_sections(), {file}, sets, verbosity_of(parsed));
   const RunOptions& ro = cfg.get(run_section());
   log::set_level(log::parse_level(ro.log_level));
   if (launcher_size() > 1) log::set_rank(launcher_rank());

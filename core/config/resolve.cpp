@@ -60,6 +60,39 @@ static std::string folder_of(const std::string& file) {
   return fs::absolute(fs::path(file), ec).parent_path().lexically_normal().string();
 }
 
+// True when a scalar at or below `node` names an environment variable (${...}).
+static bool mentions_env(const YAML::Node& node) {
+  if (node.IsScalar()) return node.Scalar().find("${") != std::string::npos;
+  if (node.IsSequence() || node.IsMap())
+    for (auto it = node.begin(); it != node.end(); ++it)
+      if (mentions_env(node.IsMap() ? it->second : *it)) return true;
+  return false;
+}
+
+void Resolver::assign(const Assignment& a) {
+  try {
+    prepare_value(*a.field, a.value, a.file, a.path, a.base);
+    a.field->assign(cfg_.objects_.at(a.section).get(), a.value, a.file, a.path);
+  } catch (const ConfigError& e) {
+    if (!a.from_set) throw;
+    // Replace the meaningless line:col of --set's one-line document.
+    std::string msg = e.what();
+    auto colon = msg.find(": " + a.path);
+    throw ConfigError(a.file + (colon == std::string::npos ? ": " + msg : msg.substr(colon)));
+  }
+}
+
+// A value that names a variable is expanded only if it is still the key's value at the end: a
+// later file or --set that replaces it must not need the variable it named.
+void Resolver::offer(Assignment a) {
+  if (mentions_env(a.value)) {
+    pending_[a.path] = std::move(a);
+    return;
+  }
+  pending_.erase(a.path);
+  assign(a);
+}
+
 void Resolver::set_path(const std::string& path, const YAML::Node& value, const std::string& file,
                         const YAML::Node& key_node) {
   auto dot = path.find('.');
@@ -68,8 +101,7 @@ void Resolver::set_path(const std::string& path, const YAML::Node& value, const 
   for (const auto* s : cfg_.sections_) {
     if (s->name() != section) continue;
     if (const FieldBase* f = s->find(key)) {
-      prepare_value(*f, value, file, path, folder_of(file));
-      f->assign(cfg_.objects_.at(section).get(), value, file, path);
+      offer({f, section, value, file, path, folder_of(file), false});
       cfg_.origins_[path] = detail::location(value, file);
       return;
     }
@@ -203,26 +235,20 @@ void Resolver::apply_set(const std::string& assignment) {
     throw ConfigError(msg);
   }
   // Values from --set have no file position; report them as "--set key".
-  YAML::Node v = value;
   auto dot = path.find('.');
   for (const auto* s : cfg_.sections_) {
     if (s->name() != path.substr(0, dot)) continue;
-    const FieldBase* f = s->find(path.substr(dot + 1));
-    try {
-      std::error_code ec;
-      prepare_value(*f, v, where, path, fs::current_path(ec).string());
-      f->assign(cfg_.objects_.at(s->name()).get(), v, where, path);
-    } catch (const ConfigError& e) {
-      // Replace the meaningless line:col of the one-line document.
-      std::string msg = e.what();
-      auto colon = msg.find(": " + path);
-      throw ConfigError(where + (colon == std::string::npos ? ": " + msg : msg.substr(colon)));
-    }
+    std::error_code ec;
+    offer({s->find(path.substr(dot + 1)), s->name(), value, where, path, fs::current_path(ec).string(), true});
     cfg_.origins_[path] = where;
   }
 }
 
-ResolvedConfig Resolver::finish() && { return std::move(cfg_); }
+ResolvedConfig Resolver::finish() && {
+  for (const auto& [path, a] : pending_) assign(a);
+  pending_.clear();
+  return std::move(cfg_);
+}
 
 std::string ResolvedConfig::scalar(const std::string& path) const {
   auto dot = path.find('.');

@@ -49,6 +49,8 @@ class Resolver {
   void apply_text(const std::string& text, const std::string& name);
   // Applies "a.b=value"; value is parsed as YAML (so "[1, 2]" is a list).
   void apply_set(const std::string& assignment);
+  // The resolved config. A value naming ${VAR} is expanded here, and only when it is the key's
+  // final value (one a later file or --set replaced never needs its variables).
   ResolvedConfig finish() &&;
   // Every valid key path, for suggestions and docs.
   std::vector<std::string> all_keys() const;
@@ -58,7 +60,20 @@ class Resolver {
   void walk(const YAML::Node& node, const std::string& prefix, const std::string& file);
   void set_path(const std::string& path, const YAML::Node& value, const std::string& file, const YAML::Node& key_node);
   [[noreturn]] void unknown_key(const std::string& path, const YAML::Node& key_node, const std::string& file) const;
+  // One value given for one key, by a file (file = its name) or --set (file = "--set key").
+  struct Assignment {
+    const FieldBase* field;
+    std::string section;
+    YAML::Node value;
+    std::string file, path;
+    std::string base;  // the folder relative paths are taken against
+    bool from_set;
+  };
+  void offer(Assignment a);
+  void assign(const Assignment& a);
   ResolvedConfig cfg_;
+  // Values naming ${VAR}s, by key: expanded in finish() only if no later value replaced them.
+  std::map<std::string, Assignment> pending_;
   std::vector<std::string> include_stack_;
 };
 

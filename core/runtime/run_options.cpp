@@ -8,7 +8,7 @@ const config::Section<RunOptions>& run_section() {
         .min(0);
     s.field("out_dir", &RunOptions::out_dir, "Output folder; empty means results/<command>/<timestamp> (--out)");
     s.field("threads", &RunOptions::threads, "Worker threads for kernels and sweeps; 0 uses every core").range(0, 1024);
-    s.field("log_level", &RunOptions::log_level, "Console verbosity (-v = debug, -q = warn)")
+    s.field("log_level", &RunOptions::log_level, "Console verbosity; each -v moves it one step towards debug, each -q one towards quiet")
         .choices({"debug", "info", "warn", "error", "quiet"});
     s.field("overwrite", &RunOptions::overwrite, "Allow writing into an output folder that already holds a run");
     s.field("progress", &RunOptions::progress, "Progress display: auto (bar on a terminal, lines otherwise), on, off")

@@ -28,6 +28,14 @@ class ConfigError : public UsageError {
   using UsageError::UsageError;
 };
 
+// An input file or folder the user named (a flag or a config key) that does not exist, is of the
+// wrong kind or cannot be read (require_input in core/util/fs.hpp). Exit 2 like any bad config,
+// whichever module reads the input: the fix is on the command line or in the config file.
+class MissingInput : public ConfigError {
+ public:
+  using ConfigError::ConfigError;
+};
+
 // Bad input data (trace rows, graph files...): names file and line. Exit 1 unless wrapped.
 class InputError : public Error {
  public:

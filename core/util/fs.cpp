@@ -140,6 +140,19 @@ void refuse_to_replace(const fs::path& path, bool overwrite, const std::string& 
                     ": the file exists; choose another path or pass --overwrite to replace it");
 }
 
+void require_input(const fs::path& path, const std::string& key, InputKind kind, const std::string& hint) {
+  std::error_code ec;
+  const auto st = fs::status(path, ec);
+  std::string problem;
+  if (!fs::exists(st)) problem = "no such file or folder";
+  else if (kind == InputKind::File && fs::is_directory(st)) problem = "a folder, not a file";
+  else if (kind == InputKind::Folder && !fs::is_directory(st)) problem = "a file, not a folder";
+  else if (::access(path.c_str(), fs::is_directory(st) ? R_OK | X_OK : R_OK) != 0)
+    problem = std::string("cannot be read: ") + std::strerror(errno);
+  if (problem.empty()) return;
+  throw MissingInput(key + " = '" + path.string() + "': " + problem + (hint.empty() ? "" : "; " + hint));
+}
+
 static std::string too_big(const fs::path& path, uint64_t max_bytes) {
   return path.string() + " is larger than the " + format_bytes(static_cast<double>(max_bytes)) +
          " this reader accepts; is it the right file?";

@@ -44,6 +44,15 @@ int registered_temporaries();
 // throws ConfigError naming `key` and the path when it exists and `overwrite` is false.
 void refuse_to_replace(const std::filesystem::path& path, bool overwrite, const std::string& key);
 
+// What an input the user named must be.
+enum class InputKind { File, Folder, Any };
+// Checks an input named by the config key `key` (with its flag, e.g. "gnn.graph.path (--graph)")
+// before it is read: throws MissingInput ("<key> = '<path>': no such file or folder", "...: a
+// folder, not a file", "...: cannot be read: Permission denied"), followed by `hint` when given.
+// Every reader of a user-named input calls it, so a missing input is exit 2 everywhere.
+void require_input(const std::filesystem::path& path, const std::string& key, InputKind kind = InputKind::Any,
+                   const std::string& hint = "");
+
 inline constexpr uint64_t kNoSizeLimit = std::numeric_limits<uint64_t>::max();
 
 // Reads a whole file (transparently gunzips *.gz). Throws mlsys::Error naming the path: missing,

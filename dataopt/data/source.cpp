@@ -5,6 +5,7 @@
 
 #include "core/log/log.hpp"
 #include "core/util/error.hpp"
+#include "core/util/fs.hpp"
 #include "dataopt/data/idx.hpp"
 #include "dataopt/data/synthetic.hpp"
 
@@ -18,7 +19,9 @@ DataSource::DataSource(DataSourceSpec spec) : spec_(std::move(spec)) {
     if (synthetic_)
       log::warn("coopt: {} not found (install dataset-fashion-mnist or set coopt.data.dir); using synthetic images",
                 spec_.dir);
-  } else if (spec_.source != "idx") {
+  } else if (spec_.source == "idx") {
+    require_input(spec_.dir, "coopt.data.dir", InputKind::Folder, "an IDX dataset folder (source=idx)");
+  } else {
     throw ConfigError("coopt.data.source must be auto, idx or synthetic, got '" + spec_.source + "'");
   }
   if (synthetic_) {

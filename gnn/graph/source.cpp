@@ -10,6 +10,7 @@
 #include "gnn/graph/generators.hpp"
 #include "gnn/graph/loaders.hpp"
 #include "gnn/graph/npz_graph.hpp"
+#include "core/util/fs.hpp"
 
 namespace mlsys::gnn {
 
@@ -54,7 +55,7 @@ uint64_t source_key(const fs::path& p, const GraphOptions& o) {
 Graph load_file(const GraphOptions& o, uint64_t seed) {
   if (o.path.empty()) throw ConfigError("gnn.graph.path is empty: set it to a graph folder or .mlsg file (source=file)");
   fs::path p = o.path;
-  if (!fs::exists(p)) throw InputError("graph path not found: " + p.string());
+  require_input(p, "gnn.graph.path (--graph)", InputKind::Any, "a text graph folder, OGB folder, .mlsg or .npz file");
   if (p.extension() == ".npz") return load_npz_graph(p, o, seed);
   if (fs::is_regular_file(p) || !o.binary_cache) return load_graph_path(p, o.ogb_scheme, o.lenient);
   const uint64_t key = source_key(p, o);

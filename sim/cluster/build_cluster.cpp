@@ -9,6 +9,7 @@
 #include "sched/workload/traces/fields.hpp"
 #include "sched/workload/traces/openb_nodes.hpp"
 #include "sim/cluster/cluster_options.hpp"
+#include "core/util/fs.hpp"
 
 namespace mlsys::sim {
 namespace {
@@ -66,6 +67,7 @@ int64_t num(const CsvReader& in, int c, int64_t max = kMaxCount) {
 
 std::string need_path(const ClusterOptions& o) {
   if (o.path.empty()) throw ConfigError("sim.cluster.path is required for cluster kind '" + o.kind + "'");
+  require_input(o.path, "sim.cluster.path", InputKind::File, "the node file for cluster kind '" + o.kind + "'");
   return o.path;
 }
 

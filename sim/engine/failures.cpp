@@ -8,6 +8,7 @@
 #include "core/util/strings.hpp"
 #include "sched/workload/hints.hpp"
 #include "sched/workload/traces/fields.hpp"
+#include "core/util/fs.hpp"
 
 namespace mlsys::sim {
 namespace {
@@ -105,12 +106,16 @@ void apply_failure_model(const std::vector<workload::JobSpec>& jobs, const Retry
   eopt.retry_delay = o.delay_s;
   const FailureCause default_cause = parse_failure_cause(o.default_cause);
   std::unordered_map<std::string, Cause> causes;
-  if (!o.causes_file.empty()) causes = read_causes(o.causes_file);
+  if (!o.causes_file.empty()) {
+    require_input(o.causes_file, "sim.retry.causes_file", InputKind::File);
+    causes = read_causes(o.causes_file);
+  }
   std::unordered_map<std::string, workload::Hint> hints;
   if (o.policy == "hints") {
     if (hints_file.empty())
       throw ConfigError("sim.retry.policy = hints acts on the failure_action column of sim.hints_file; set sim.hints_file "
                         "(the hints.csv `mlsys schedmate advise` writes)");
+    require_input(hints_file, "sim.hints_file", InputKind::File, "the hints CSV `mlsys schedmate advise` writes");
     hints = workload::read_hints(hints_file);
   }
   for (size_t i = 0; i < jobs.size(); ++i) {

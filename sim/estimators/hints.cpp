@@ -4,6 +4,7 @@
 #include "core/util/error.hpp"
 #include "sched/workload/hints.hpp"
 #include "sim/estimators/estimator.hpp"
+#include "core/util/fs.hpp"
 
 namespace mlsys::sim {
 namespace {
@@ -13,6 +14,7 @@ class Hints final : public Estimator {
   Estimates estimate(const std::vector<workload::JobSpec>& jobs, const EstimatorOptions& o) override {
     if (o.hints_file.empty())
       throw ConfigError("estimator 'hints' needs sim.hints_file (the CSV SchedMate writes)");
+    require_input(o.hints_file, "sim.hints_file", InputKind::File, "the hints CSV `mlsys schedmate advise` writes");
     auto hints = workload::read_hints(o.hints_file);
     workload::DurationEstimates fallback;
     bool have_fallback = false;

@@ -12,6 +12,7 @@
 #include "sched/workload/comm_profile.hpp"
 #include "sim/cluster/cluster_options.hpp"
 #include "sim/estimators/estimator.hpp"
+#include "core/util/fs.hpp"
 
 namespace mlsys::sim {
 namespace {
@@ -51,6 +52,7 @@ std::vector<sched::DemandClass> demand_mix(const std::vector<EngineJob>& jobs, s
 }
 
 void set_comm_demand(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, std::vector<EngineJob>& all) {
+  if (o.comm_profiles != "builtin") require_input(o.comm_profiles, "sim.comm_profiles", InputKind::File, "or builtin");
   const workload::CommProfiles profiles(o.comm_profiles);
   std::unordered_map<std::string_view, double> params;  // by job name: traces repeat a few
   for (size_t i = 0; i < jobs.size(); ++i) {

@@ -19,6 +19,11 @@ for h in core/util/json.hpp core/runtime/run_context.hpp sim/command.hpp gnn/com
   [[ -f "$prefix/include/mlsys/$h" ]] || { echo "FAIL: header $h not installed"; exit 1; }
 done
 [[ -f "$prefix/lib/cmake/mlsys/mlsysConfig.cmake" ]] || { echo "FAIL: no CMake package config"; exit 1; }
+for f in share/bash-completion/completions/mlsys share/zsh/site-functions/_mlsys share/man/man1/mlsys.1; do
+  [[ -s "$prefix/$f" ]] || { echo "FAIL: $f not installed (shell completion and man page)"; exit 1; }
+done
+grep -q "complete -o filenames -F _mlsys mlsys" "$prefix/share/bash-completion/completions/mlsys" ||
+  { echo "FAIL: the installed bash completion does not register _mlsys"; exit 1; }
 cp -a "$prefix" "$prefix.moved"
 cd "$work"
 unset LD_LIBRARY_PATH

@@ -61,8 +61,8 @@ TEST_CASE("cli record: a failed run writes its error into run.log and its folder
   mlsys::test::TempDir dir("failed");
   std::string out = (dir / "run").string();
   auto bad = run_mlsys("simulate -q --out '" + out + "' --set trace.path=/nonexistent/trace.csv");
-  CHECK(bad.exit_code == 1);
-  CHECK(contains(mlsys::test::read_text(dir / "run/run.log"), "/nonexistent/trace.csv"));
+  CHECK(bad.exit_code == 2);  // a missing input the user named is bad usage
+  CHECK(contains(mlsys::test::read_text(dir / "run/run.log"), "trace.path = '/nonexistent/trace.csv'"));
   CHECK_FALSE(fs::exists(dir / "run/summary.json"));
   auto good = run_mlsys("simulate -q --out '" + out + "'");
   CHECK_MESSAGE(good.exit_code == 0, good.err);

@@ -88,8 +88,8 @@ std::string jobs_to_jsonl(const std::vector<AdvisedJob>& jobs) {
 std::vector<AdvisedJob> load_jobs(const JobSourceOptions& opt) {
   if (opt.path.empty()) throw ConfigError("schedmate.jobs is empty: name a trace or a JSONL file of jobs");
   // A path given is a path used (or the run stops): never a fallback to a file found elsewhere.
-  if (!opt.throughputs.empty() && !std::filesystem::is_regular_file(opt.throughputs))
-    throw ConfigError("schedmate.throughputs = '" + opt.throughputs + "': file not found");
+  if (!opt.throughputs.empty()) require_input(opt.throughputs, "schedmate.throughputs", InputKind::File);
+  require_input(opt.path, "schedmate.jobs", InputKind::Any, "a trace or a JSONL file of jobs");
   std::string fmt = opt.format;
   if (fmt == "auto" && std::filesystem::path(opt.path).extension() == ".jsonl") fmt = "jsonl";
   if (fmt == "jsonl") {

@@ -100,7 +100,8 @@ std::vector<std::string> input_log_files(const SchedmateOptions& o) {
     } else if (fs::exists(p) || o.follow) {
       out.push_back(p);
     } else {
-      throw Error("log " + p + " does not exist (schedmate.logs)");
+      require_input(p, p == o.log ? "schedmate.log (--log)" : "schedmate.logs", InputKind::Any,
+                    "a job log file or a folder of *.log files");
     }
   }
   return out;

@@ -15,6 +15,7 @@
 #include "sched/workload/traces/fields.hpp"
 #include "sched/workload/traces/native_csv.hpp"
 #include "sched/workload/traces/philly_runtime_fit.hpp"
+#include "core/util/fs.hpp"
 
 namespace mlsys::workload {
 
@@ -139,9 +140,7 @@ struct TraceGenerator::Impl {
     }
     if (path.empty())
       throw ConfigError("tracegen.runtimes_file is empty: set builtin (the built-in Philly quantiles) or a runtimes CSV");
-    if (!std::filesystem::is_regular_file(path))
-      throw ConfigError("tracegen.runtimes_file = '" + path + "': no such file (use builtin for the built-in Philly "
-                        "quantiles)");
+    require_input(path, "tracegen.runtimes_file", InputKind::File, "or builtin for the built-in Philly quantiles");
     LineReader in(path);
     std::string_view line;
     while (in.next(line)) {

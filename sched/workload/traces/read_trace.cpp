@@ -5,6 +5,7 @@
 
 #include "core/util/error.hpp"
 #include "sched/workload/traces/generator.hpp"
+#include "core/util/fs.hpp"
 
 namespace mlsys::workload {
 
@@ -17,7 +18,7 @@ std::vector<std::string> trace_files(const TraceOptions& opts) {
   if (inputs.empty()) throw ConfigError("trace.path is empty: name a trace file or folder");
   std::vector<std::string> files;
   for (const auto& in : inputs) {
-    if (!fs::exists(in)) throw Error(in + ": trace file not found; check trace.path");
+    require_input(in, in == opts.path ? "trace.path" : "trace.paths", InputKind::Any, "a trace file or a folder of them");
     if (!fs::is_directory(in)) {
       files.push_back(in);
       continue;

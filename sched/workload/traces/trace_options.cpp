@@ -55,8 +55,7 @@ std::string resolve_throughputs_path(const TraceOptions& opts) {
                         "to the shared data folder, or set trace.throughputs to gavel_isolated_throughputs.csv");
     path = dir.string() + path.substr(var.size());
   }
-  if (!std::filesystem::is_regular_file(path))
-    throw ConfigError("trace.throughputs = '" + path + "': no such file (Gavel traces need it for their durations)");
+  require_input(path, "trace.throughputs", InputKind::File, "Gavel traces need it for their durations");
   return path;
 }
 

@@ -99,6 +99,7 @@ TEST_CASE("coopt optimize with inproc ranks matches one rank, bad configs fail c
   CHECK(overlap.err.find("overlap the pool") != std::string::npos);
   auto missing = test::run_mlsys("coopt --set coopt.data.source=idx --set coopt.data.dir=" + (dir / "nowhere").string() +
                                  " --out " + (dir / "bad2").string());
-  CHECK(missing.exit_code == 1);
-  CHECK(missing.err.find("IDX dataset folder not found") != std::string::npos);
+  CHECK(missing.exit_code == 2);  // a missing input the user named is bad usage (require_input)
+  CHECK(missing.err.find("coopt.data.dir = '" + (dir / "nowhere").string() + "': no such file or folder") !=
+        std::string::npos);
 }

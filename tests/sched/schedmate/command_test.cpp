@@ -107,8 +107,8 @@ TEST_CASE("track a log file, and follow one that is already complete") {
 TEST_CASE("bad inputs fail with a message, not a crash") {
   TempDir d("smbad");
   auto r = run_mlsys("schedmate advise --jobs " + (d / "missing.jsonl").string() + " --out " + (d / "o").string());
-  CHECK(r.exit_code == 1);
-  CHECK(r.err.find("missing.jsonl") != std::string::npos);
+  CHECK(r.exit_code == 2);  // a missing input the user named is bad usage
+  CHECK(r.err.find("schedmate.jobs = '" + (d / "missing.jsonl").string() + "': no such file or folder") != std::string::npos);
   test::write_text(d / "bad.jsonl", "{\"id\": \"x\"}\n{oops\n");
   r = run_mlsys("schedmate advise --jobs " + (d / "bad.jsonl").string() + " --out " + (d / "o2").string());
   CHECK(r.exit_code == 1);
@@ -116,7 +116,8 @@ TEST_CASE("bad inputs fail with a message, not a crash") {
   r = run_mlsys("schedmate --set schedmate.analyzer=gpt4 --out " + (d / "o3").string());
   CHECK(r.exit_code == 2);
   r = run_mlsys("schedmate diagnose --log " + (d / "nope.log").string() + " --out " + (d / "o4").string());
-  CHECK(r.exit_code == 1);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("nope.log': no such file or folder") != std::string::npos);
   r = run_mlsys("schedmate --analyzer openai --set schedmate.openai.url=ftp://llm.example/v1 --out " + (d / "o5").string());
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("http://") != std::string::npos);
