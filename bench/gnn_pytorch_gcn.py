@@ -4,8 +4,13 @@
 Reads an mlsys binary graph (.mlsg, layout in docs/train-gnn.md), builds D^-1/2 (A+I) D^-1/2 as a
 torch sparse COO or CSR tensor, and trains a 2-layer GCN (nn.Linear + torch.sparse.mm, ReLU,
 dropout 0.5, Adam) full-graph. Prints one JSON line: layout, mean epoch seconds (epochs after the
-first), peak RSS bytes.
-Usage: gnn_pytorch_gcn.py GRAPH.mlsg --layout coo|csr --threads N --epochs E --hidden H
+first), peak RSS bytes and, on a GPU, peak device memory (torch's allocator). With --device cuda
+the graph, features and model live on the GPU and each epoch's time ends with a synchronize (the
+reference issue #27 compares mlsys' GPU path with: torch.sparse.mm calls cuSPARSE there).
+With --impl pyg the layers are PyTorch Geometric's GCNConv (cached normalization, its own
+message passing over edge_index) instead of torch.sparse.mm; --layout is then ignored.
+Usage: gnn_pytorch_gcn.py GRAPH.mlsg --layout coo|csr --threads N --epochs E --hidden H [--device cpu|cuda]
+       [--impl torch|pyg]
 """
 import argparse
 import json
@@ -44,7 +49,12 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    ap.add_argument("--impl", choices=["torch", "pyg"], default="torch")
     a = ap.parse_args()
+    if a.device == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("gnn_pytorch_gcn.py: --device cuda, but torch sees no GPU")
+    dev = torch.device(a.device)
     torch.set_num_threads(a.threads)
     torch.manual_seed(1)
     n, classes, indptr, indices, feats, labels, split = load_mlsg(a.graph)
@@ -59,11 +69,15 @@ def main():
     del rows, cols
     adj = torch.sparse_coo_tensor(torch.from_numpy(np.stack([r, c])), torch.from_numpy(v), (n, n)).coalesce()
     del r, c, v
-    if a.layout == "csr":
+    if a.impl == "pyg":  # GCNConv adds the self loops and normalizes (cached after the first call)
+        edge_index = torch.from_numpy(np.stack([np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr)),
+                                                indices.astype(np.int64)])).to(dev)
+    elif a.layout == "csr":
         adj = adj.to_sparse_csr()
-    x = torch.from_numpy(np.array(feats))
-    y = torch.from_numpy(labels.astype(np.int64))
-    train = torch.from_numpy(split == 1)
+    adj = adj.to(dev) if a.impl == "torch" else None
+    x = torch.from_numpy(np.array(feats)).to(dev)
+    y = torch.from_numpy(labels.astype(np.int64)).to(dev)
+    train = torch.from_numpy(split == 1).to(dev)
 
     class GCN(torch.nn.Module):
         def __init__(self):
@@ -76,20 +90,39 @@ def main():
             h = torch.nn.functional.dropout(h, 0.5, self.training)
             return torch.sparse.mm(adj, self.l2(h))
 
-    model = GCN()
+    class PygGCN(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            from torch_geometric.nn import GCNConv
+            self.l1 = GCNConv(x.shape[1], a.hidden, cached=True)
+            self.l2 = GCNConv(a.hidden, classes, cached=True)
+
+        def forward(self, x):
+            h = torch.relu(self.l1(torch.nn.functional.dropout(x, 0.5, self.training), edge_index))
+            return self.l2(torch.nn.functional.dropout(h, 0.5, self.training), edge_index)
+
+    model = (PygGCN() if a.impl == "pyg" else GCN()).to(dev)
+    sync = torch.cuda.synchronize if a.device == "cuda" else (lambda: None)
     opt = torch.optim.Adam(model.parameters(), lr=0.01, weight_decay=5e-4)
     times = []
     for _ in range(a.epochs):
+        sync()
         t = time.perf_counter()
         opt.zero_grad()
         out = model(x)
         loss = torch.nn.functional.cross_entropy(out[train], y[train])
         loss.backward()
         opt.step()
+        sync()
         times.append(time.perf_counter() - t)
     steady = times[1:] if len(times) > 1 else times
-    print(json.dumps({"layout": a.layout, "threads": a.threads, "epoch_s": sum(steady) / len(steady),
-                      "loss": float(loss), "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
+    result = {"layout": a.layout if a.impl == "torch" else "pyg GCNConv", "impl": a.impl, "device": a.device, "threads": a.threads, "epoch_s": sum(steady) / len(steady),
+              "median_epoch_s": float(np.median(steady)), "loss": float(loss),
+              "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+    if a.device == "cuda":
+        result["peak_device_bytes"] = torch.cuda.max_memory_allocated()
+        result["torch_version"] = torch.__version__
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":
