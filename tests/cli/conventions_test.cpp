@@ -154,6 +154,12 @@ TEST_CASE("cli conventions: a missing or unusable input the user named exits 2, 
        "sim.cluster.path = '" + (dir / "folder").string() + "': a folder, not a file"},
       {"schedmate advise --jobs /nonexistent/jobs.jsonl", "schedmate.jobs = '/nonexistent/jobs.jsonl'"},
       {"coopt --set coopt.data.source=idx --set coopt.data.dir=/nonexistent/idx", "coopt.data.dir = '/nonexistent/idx'"},
+      {"train-gnn --resume /nonexistent/checkpoint.bin", "gnn.resume (--resume) = '/nonexistent/checkpoint.bin'"},
+      {"schedmate evaluate --set schedmate.evaluate.labelled_logs=/nonexistent/logs",
+       "schedmate.evaluate.labelled_logs = '/nonexistent/logs'"},
+      {"schedmate evaluate --set schedmate.evaluate.mlperf_logs=" + (dir / "folder").string() +
+           " --set schedmate.evaluate.mlperf_runs=/nonexistent/runs.csv",
+       "schedmate.evaluate.mlperf_runs = '/nonexistent/runs.csv'"},
   };
   for (const auto& c : cases) {
     auto r = run_mlsys(c.args + out);

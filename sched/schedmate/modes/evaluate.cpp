@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/util/fs.hpp"
 #include "core/util/strings.hpp"
 #include "core/util/svg_chart.hpp"
 #include "sched/schedmate/eval/duration_eval.hpp"
@@ -36,10 +37,23 @@ void say_table(RunContext& ctx, Table t) {
     if (!line.empty()) ctx.say(line);
 }
 
+// The real-log inputs are checked before the generated-log steps, which take minutes.
+void require_real_log_inputs(const SchedmateOptions& o) {
+  if (!o.eval_labelled_logs.empty())
+    require_input(o.eval_labelled_logs, "schedmate.evaluate.labelled_logs", InputKind::Folder,
+                  "a folder of real logs with labels.csv, or \"\" to skip");
+  if (o.eval_mlperf_logs.empty()) return;
+  require_input(o.eval_mlperf_logs, "schedmate.evaluate.mlperf_logs", InputKind::Folder,
+                "a folder of MLPerf result logs, or \"\" to skip");
+  if (!o.eval_mlperf_runs.empty())  // empty: evaluate_mlperf_logs says it is needed
+    require_input(o.eval_mlperf_runs, "schedmate.evaluate.mlperf_runs", InputKind::File,
+                  "the runs.csv whose status is the truth for evaluate.mlperf_logs");
+}
 }  // namespace
 
 void run_evaluate(RunContext& ctx) {
   const auto& o = ctx.get(schedmate_section());
+  require_real_log_inputs(o);
   auto analyzer = make_analyzer(ctx, o);
   const InputLimits limits = input_limits(o);
   // 1) Duration prediction, per group and overall, every estimator under one protocol.
