@@ -14,7 +14,9 @@
 #include "core/runtime/run_options.hpp"
 #include "core/runtime/sweep.hpp"
 #include "core/runtime/system.hpp"
+#include "core/runtime/thread_policy.hpp"
 #include "core/util/error.hpp"
+#include "core/util/hash.hpp"
 #include "core/util/strings.hpp"
 
 namespace po = boost::program_options;
@@ -45,8 +47,9 @@ po::options_description sweep_options() {
 namespace {
 
 // Every configuration resolves for its command before anything runs: a typo in the grid is one
-// error now, not N failed runs later.
-void validate(const SweepPlan& plan) {
+// error now, not N failed runs later. The resolved config is each configuration's fingerprint (with
+// its input files' hashes, core/runtime/sweep_plan_record.hpp), so a re-run sees what changed.
+void resolve_points(SweepPlan& plan) {
   const CommandSpec* cmd = find_command(plan.options.command);
   if (!cmd) {
     std::vector<std::string> names;
@@ -58,13 +61,14 @@ void validate(const SweepPlan& plan) {
     if (std::find(modes.begin(), modes.end(), plan.options.mode) == modes.end())
       throw ConfigError("sweep.mode = '" + plan.options.mode + "': `mlsys " + cmd->name + "` has the modes " + join(modes, ", "));
   }
-  for (const auto& p : plan.points) {
+  for (auto& p : plan.points) {
     std::vector<std::string> files;
     if (!p.config_path.empty()) files.push_back(p.config_path);
     std::vector<std::string> sets = plan.sets_of(p);
     if (!plan.options.mode.empty()) sets.insert(sets.begin(), cmd->mode_key + "=" + plan.options.mode);
+    if (p.has_seed) sets.push_back("run.seed=" + std::to_string(p.seed));  // the child's --seed
     try {
-      config::resolve(cmd->sections, files, sets);
+      p.config_hash = content_hash(sweep_config_text(config::resolve(cmd->sections, files, sets)));
     } catch (const ConfigError& e) {
       throw ConfigError("sweep configuration " + p.folder + " (" + p.config + "): " + e.what());
     }
@@ -84,7 +88,9 @@ std::string sweep_help() {
         "          SLURM_ARRAY_TASK_ID=i only configuration i runs (then use merge)\n"
         "  list    print the configurations and the --array range for SLURM\n"
         "  merge   join the run folders into DIR/sweep.csv (after a SLURM array)\n\n"
-        "A configuration whose folder holds a complete run is kept, so a re-run resumes a sweep.\n\n"
+        "A configuration whose folder holds a complete run of the same resolved config and input files is\n"
+        "kept, so a re-run resumes a sweep; a configuration whose config or inputs changed runs again (the\n"
+        "console says how many), and merge leaves runs of an earlier plan out of the table (status stale).\n\n"
      << sweep_options() << "\nSweep file keys:\n"
      << config::help_text(sweep_sections());
   return ss.str();
@@ -116,7 +122,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
   log::set_level(log::parse_level(ro.log_level));
   if (launcher_size() > 1) log::set_rank(launcher_rank());
   SweepPlan plan = make_sweep_plan(cfg.get(sweep_section()), fs::absolute(file).parent_path());
-  validate(plan);
+  resolve_points(plan);
   SweepRun how;
   how.mode = mode;
   how.out = ro.out_dir.empty() ? fs::path("results/sweep") / fs::path(file).stem() : fs::path(ro.out_dir);
@@ -124,6 +130,7 @@ int run_sweep_command(const std::vector<std::string>& args) {
   how.overwrite = vm.count("overwrite") > 0 || ro.overwrite;
   how.binary = self_executable();
   how.comm_timeout_s = cfg.get(comm_section()).timeout_s;
+  how.threads = choose_threads(ro.threads).threads;
   return run_sweep(plan, cfg.to_yaml_string(), how);
 }
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/comm/factory.hpp"
+#include "core/runtime/thread_policy.hpp"
+#include "core/util/error.hpp"
 
 #include <cstdlib>
 #include <thread>
@@ -54,18 +56,30 @@ std::string compiler_name() {
 #endif
 }
 
+namespace {
+// What a run started here would use, by the thread policy (or why it would not start).
+std::string run_threads_text() {
+  try {
+    ThreadChoice c = choose_threads(0);
+    return fmt::format("a run uses {} (from {}{})", c.threads, c.from, c.capped.empty() ? "" : ", cut from " + c.capped);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+}
+}  // namespace
+
 std::string build_info_text() {
   return fmt::format(
       "mlsys {}\n"
       "  git:     {}\n"
       "  mpi:     {}\n"
       "  blas:    OpenBLAS ({})\n"
-      "  threads: {} hardware threads\n"
+      "  threads: {} hardware threads, {} in this process's affinity mask; {}\n"
       "  openmp:  OMP_WAIT_POLICY={}\n"
       "  compiler: {}\n"
       "  backends (cuda and nccl are plugins, loaded when a config asks for them):\n{}",
       MLSYS_VERSION, git_sha(), built_with_mpi() ? "yes" : "no (install libopenmpi-dev: scripts/setup)",
-      openblas_get_config(), std::thread::hardware_concurrency(),
+      openblas_get_config(), std::thread::hardware_concurrency(), affinity_cpu_count(), run_threads_text(),
       std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "(libgomp default)", compiler_name(),
       comm::backends_report());
 }

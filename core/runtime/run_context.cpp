@@ -51,6 +51,7 @@ RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
   if (launcher_size() > 1) log::set_rank(launcher_rank());
   start_s_ = log::elapsed_seconds();
   install_interrupt_handler();
+  threads_ = choose_threads(ro.threads);  // before the folder is claimed: a bad OMP_NUM_THREADS leaves none
   if (ro.out_dir.empty()) {
     // Ranks cannot agree on a generated folder name before MPI starts, and they must share one.
     if (launcher_size() > 1)
@@ -68,8 +69,12 @@ RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
   out_dir_ = folder_ ? folder_->dir() : fs::path(ro.out_dir);
   write_text("config.yaml", config_header());
   if (primary_) log::set_file((out_dir_ / "run.log").string());
-  threads_ = set_thread_count(ro.threads);
-  log::info("mlsys {}: output in {} ({} threads, seed {})", command_, out_dir_.string(), threads_, ro.seed);
+  threads_.threads = set_thread_count(threads_.threads);
+  if (!threads_.capped.empty())
+    log::warn("{} asks for more threads than the {} CPU(s) this process may run on (its affinity mask): using {}",
+              threads_.capped, threads_.threads, threads_.threads);
+  log::info("mlsys {}: output in {} ({} thread{} from {}, seed {})", command_, out_dir_.string(), threads_.threads,
+            threads_.threads == 1 ? "" : "s", threads_.from, ro.seed);
   if (folder_ && !folder_->note().empty()) log::info("output folder: {}", folder_->note());
 }
 
@@ -127,7 +132,7 @@ void RunContext::claim_output_file(const std::string& key, const fs::path& file)
 void RunContext::write_summary(const std::string& status, const std::string& note) {
   Json res = memory_report();
   res["wall_seconds"] = log::elapsed_seconds() - start_s_;
-  res["threads"] = threads_;
+  res["threads"] = threads_.threads;
   summary_["resources"] = res;
   summary_["run"] = record_.to_json(command_, status, seed(), threads_, out_dir_);
   if (!note.empty()) summary_["run"]["stopped"] = note;

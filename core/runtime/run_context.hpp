@@ -10,6 +10,7 @@
 #include "core/runtime/run_folder.hpp"
 #include "core/runtime/run_options.hpp"
 #include "core/runtime/run_record.hpp"
+#include "core/runtime/thread_policy.hpp"
 #include "core/runtime/table.hpp"
 #include "core/util/json.hpp"
 
@@ -19,7 +20,7 @@ class RunContext {
  public:
   // Claims the output folder (core/runtime/run_folder.hpp: locked for this run; a folder holding
   // another run or unrelated files is refused unless run.overwrite), writes config.yaml, opens
-  // run.log, applies threads and log level, and installs the SIGINT/SIGTERM handler.
+  // run.log, applies the thread policy and log level, and installs the SIGINT/SIGTERM handler.
   RunContext(std::string command, config::ResolvedConfig cfg);
   // A context that was neither finished nor failed (an exception escaped past the app) marks
   // its run failed.
@@ -33,7 +34,9 @@ class RunContext {
   }
   const RunOptions& run() const { return cfg_.get(run_section()); }
   uint64_t seed() const { return run().seed; }
-  int threads() const { return threads_; }
+  // The run's thread count (core/runtime/thread_policy.hpp), already applied to OpenMP and OpenBLAS;
+  // the thread pool (parallel_for) takes it from here.
+  int threads() const { return threads_.threads; }
   bool progress_enabled() const;
 
   // Under an MPI launcher every rank shares the run folder (per-rank files such as shards go
@@ -85,7 +88,7 @@ class RunContext {
   Json summary_ = Json::object();
   RunRecord record_;
   std::vector<std::string> lines_;
-  int threads_ = 1;
+  ThreadChoice threads_;
   double start_s_ = 0;
   bool finished_ = false;
   bool primary_ = true;

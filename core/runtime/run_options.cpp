@@ -7,7 +7,8 @@ const config::Section<RunOptions>& run_section() {
     s.field("seed", &RunOptions::seed, "Random seed, any unsigned 64-bit integer; the same seed and config reproduce a run (--seed)")
         .min(0);
     s.field("out_dir", &RunOptions::out_dir, "Output folder; empty means results/<command>/<timestamp> (--out)");
-    s.field("threads", &RunOptions::threads, "Worker threads for kernels and sweeps; 0 uses every core").range(0, 1024);
+    s.field("threads", &RunOptions::threads, "Threads for kernels (OpenMP, OpenBLAS) and parallel tasks; 0: OMP_NUM_THREADS, else "
+                "SLURM_CPUS_PER_TASK, else every CPU of the affinity mask, which bounds any count").range(0, 1024);
     s.field("log_level", &RunOptions::log_level, "Console verbosity; each -v moves it one step towards debug, each -q one towards quiet")
         .choices({"debug", "info", "warn", "error", "quiet"});
     s.field("overwrite", &RunOptions::overwrite, "Allow writing into an output folder that already holds a run");

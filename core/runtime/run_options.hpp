@@ -10,7 +10,7 @@ namespace mlsys {
 struct RunOptions {
   uint64_t seed = 1;
   std::string out_dir;  // "" -> results/<command>/<timestamp>
-  int threads = 0;      // 0 -> all cores
+  int threads = 0;      // 0 -> OMP_NUM_THREADS, SLURM_CPUS_PER_TASK or the affinity mask (thread_policy.hpp)
   std::string log_level = "info";
   bool overwrite = false;
   std::string progress = "auto";

@@ -26,7 +26,7 @@ const std::vector<std::string>& command_line() { return argv_store(); }
 const std::vector<std::string>& recorded_environment() {
   static const std::vector<std::string> names = {
       "MLSYS_DATA_DIR", "MLSYS_CACHE_DIR", "OMP_NUM_THREADS",  "OMP_WAIT_POLICY",     "OPENBLAS_NUM_THREADS",
-      "CUDA_VISIBLE_DEVICES", "SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID"};
+      "CUDA_VISIBLE_DEVICES", "SLURM_CPUS_PER_TASK", "SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID"};
   return names;
 }
 
@@ -76,8 +76,8 @@ Json RunRecord::inputs() const {
   return inputs_;
 }
 
-Json RunRecord::to_json(const std::string& command, const std::string& status, uint64_t seed, int threads,
-                        const fs::path& out_dir) const {
+Json RunRecord::to_json(const std::string& command, const std::string& status, uint64_t seed,
+                        const ThreadChoice& threads, const fs::path& out_dir) const {
   Json r = Json::object();
   r["command"] = command;
   r["status"] = status;
@@ -94,7 +94,9 @@ Json RunRecord::to_json(const std::string& command, const std::string& status, u
   r["host"] = host_name();
   r["start_time"] = start_time_;
   r["end_time"] = utc_timestamp();
-  r["threads"] = threads;
+  r["threads"] = threads.threads;
+  r["threads_from"] = threads.from;
+  if (!threads.capped.empty()) r["threads_capped"] = threads.capped;
   r["seed"] = seed;
   Json env = Json::object();
   for (const auto& name : recorded_environment()) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/runtime/thread_policy.hpp"
 #include "core/util/json.hpp"
 
 namespace mlsys {
@@ -31,8 +32,9 @@ class RunRecord {
   // An input that came from no file (a built-in table, a generated trace).
   void record_builtin(const std::string& key, const std::string& what);
   Json inputs() const;
-  // The "run" object of summary.json (status: complete | interrupted).
-  Json to_json(const std::string& command, const std::string& status, uint64_t seed, int threads,
+  // The "run" object of summary.json (status: complete | interrupted), with the thread count and
+  // the rule that chose it ("threads_from"; "threads_capped" names a request the affinity mask cut).
+  Json to_json(const std::string& command, const std::string& status, uint64_t seed, const ThreadChoice& threads,
                const std::filesystem::path& out_dir) const;
   const std::string& start_time() const { return start_time_; }
 

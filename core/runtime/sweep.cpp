@@ -14,7 +14,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include "core/comm/comm_options.hpp"
 #include "core/comm/communicator.hpp"
@@ -44,7 +43,8 @@ const config::Section<SweepOptions>& sweep_section() {
     s.field("grid", &O::grid, "Map of config key -> list of values; every combination is one configuration");
     s.field("set", &O::set, "key=value overrides given to every configuration");
     s.field("table", &O::table, "What a row of sweep.csv holds: summary.json values, or the rows of a CSV each run writes");
-    s.field("workers", &O::workers, "Configurations run at once per process; 0: cores / run_threads (1 per MPI rank)")
+    s.field("workers", &O::workers, "Configurations run at once per process; 0: this process's threads (run.threads, "
+            "OMP_NUM_THREADS, SLURM_CPUS_PER_TASK or the affinity mask) / run_threads (1 per MPI rank)")
         .range(0, 1024);
     s.field("run_threads", &O::run_threads, "run.threads of each configuration").range(1, 1024);
   });
@@ -194,15 +194,34 @@ std::string payload_of(const SweepPlan& plan, const fs::path& folder) {
 
 }  // namespace
 
-SweepResult collect_sweep_point(const SweepPlan& plan, size_t index, const fs::path& out) {
+namespace {
+
+// The status a run folder's manifest records, as the sweep reads it: a run that died after
+// writing its summary counts as complete, one that died before as failed.
+std::string folder_outcome(const fs::path& folder) {
+  std::string status = run_folder_status(folder);
+  if (status.empty()) return "missing";
+  if (status == "running") return fs::exists(folder / "summary.json") ? "complete" : "failed";
+  return status;
+}
+
+bool has_results(const std::string& status) { return status == "complete" || status == "interrupted"; }
+
+}  // namespace
+
+SweepResult collect_sweep_point(const SweepPlan& plan, size_t index, const fs::path& out, InputDigests& inputs) {
   const SweepPoint& p = plan.points.at(index);
   SweepResult r;
   r.index = index;
   fs::path folder = out / p.folder;
-  r.status = run_folder_status(folder);
-  if (r.status.empty()) r.status = "missing";
-  if (r.status == "running") r.status = fs::exists(folder / "summary.json") ? "complete" : "failed";
-  if (r.status == "complete" || r.status == "interrupted") r.payload = payload_of(plan, folder);
+  r.status = folder_outcome(folder);
+  if (!has_results(r.status)) return r;
+  r.changed = sweep_plan_change(folder, p.config_hash, inputs);
+  if (!r.changed.empty()) {
+    r.status = "stale";
+    return r;
+  }
+  r.payload = payload_of(plan, folder);
   return r;
 }
 
@@ -211,6 +230,25 @@ std::vector<SweepResult> run_sweep_points(const SweepPlan& plan, const std::vect
                                           bool overwrite) {
   ensure_dir(out / "logs");
   const auto env = child_environment();
+  InputDigests digests;
+  // What the folders hold now, and how many of them a changed plan made stale.
+  std::map<size_t, SweepResult> prior;
+  std::map<std::string, size_t> why;
+  for (size_t idx : indices) {
+    SweepResult r = collect_sweep_point(plan, idx, out, digests);
+    if (r.status == "stale") ++why[r.changed];
+    prior.emplace(idx, std::move(r));
+  }
+  if (!why.empty() && !overwrite) {
+    size_t stale = 0;
+    std::vector<std::string> reasons;
+    for (const auto& [reason, n] : why) {
+      stale += n;
+      reasons.push_back(why.size() == 1 ? reason : reason + ": " + std::to_string(n));
+    }
+    log::warn("sweep: {} of {} configurations changed since the last sweep ({}): re-running them", stale,
+              indices.size(), join(reasons, "; "));
+  }
   std::vector<SweepResult> results;
   std::map<pid_t, SweepResult> running;
   std::vector<bool> slot_busy(static_cast<size_t>(std::max(1, workers)), false);
@@ -224,9 +262,12 @@ std::vector<SweepResult> run_sweep_points(const SweepPlan& plan, const std::vect
     slot_busy[static_cast<size_t>(r.slot)] = false;
     r.end_us = steady_clock_us();
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    SweepResult seen = collect_sweep_point(plan, r.index, out);
+    const fs::path folder = out / plan.points[r.index].folder;
+    if (has_results(folder_outcome(folder))) record_sweep_plan(folder, plan.points[r.index].config_hash);
+    SweepResult seen = collect_sweep_point(plan, r.index, out, digests);
     r.status = seen.status == "missing" ? "failed" : seen.status;
     r.payload = std::move(seen.payload);
+    r.changed = std::move(seen.changed);
     ++done;
     log::info("sweep: {} {} (exit {}), {}/{} done", plan.points[r.index].folder, r.status, r.exit_code, done,
               indices.size());
@@ -235,15 +276,17 @@ std::vector<SweepResult> run_sweep_points(const SweepPlan& plan, const std::vect
   while (next < indices.size() || !running.empty()) {
     while (!interrupted() && next < indices.size() && running.size() < slot_busy.size()) {
       size_t idx = indices[next++];
-      SweepResult prior = collect_sweep_point(plan, idx, out);
-      if (prior.status == "complete" && !overwrite) {
+      SweepResult& before = prior.at(idx);
+      if (before.status == "complete" && !overwrite) {
         log::info("sweep: {} already complete, kept", plan.points[idx].folder);
         ++done;
-        results.push_back(std::move(prior));
+        results.push_back(std::move(before));
         continue;
       }
-      // An interrupted configuration holds partial results; the sweep owns it and runs it again.
-      bool replace = overwrite || prior.status == "interrupted";
+      // An interrupted configuration holds partial results, a stale one those of another plan; the
+      // sweep owns both and runs them again. Their record goes first: it vouches for a finished run.
+      bool replace = overwrite || before.status == "interrupted" || before.status == "stale";
+      forget_sweep_plan(out / plan.points[idx].folder);
       SweepResult r;
       r.index = idx;
       r.slot = static_cast<int>(std::find(slot_busy.begin(), slot_busy.end(), false) - slot_busy.begin());
@@ -267,7 +310,7 @@ std::vector<SweepResult> run_sweep_points(const SweepPlan& plan, const std::vect
     }
   }
   // Configurations never started (interrupted) are reported from their folders as they are.
-  for (; next < indices.size(); ++next) results.push_back(collect_sweep_point(plan, indices[next], out));
+  for (; next < indices.size(); ++next) results.push_back(std::move(prior.at(indices[next])));
   std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
   return results;
 }
@@ -416,6 +459,7 @@ std::vector<SweepResult> gather_sweep_results(comm::Communicator& c, const std::
     j["end_us"] = r.end_us;
     j["slot"] = r.slot;
     j["rank"] = c.rank();
+    j["changed"] = r.changed;
     arr.push_back(std::move(j));
   }
   std::string text = arr.dump();
@@ -442,6 +486,7 @@ std::vector<SweepResult> gather_sweep_results(comm::Communicator& c, const std::
       x.end_us = j.find("end_us")->as_number();
       x.slot = static_cast<int>(j.find("slot")->as_int());
       x.rank = static_cast<int>(j.find("rank")->as_int());
+      x.changed = j.find("changed")->as_string();
       all.push_back(std::move(x));
     }
   }
@@ -490,15 +535,24 @@ int report(const SweepPlan& plan, const std::vector<SweepResult>& results, const
   Table t = merge_sweep(plan, results, how.out);
   write_file_atomic(how.out / "sweep.csv", t.to_csv());
   std::map<std::string, int> counts;
+  std::map<std::string, int> stale_why;
   std::vector<std::string> bad;
   for (const auto& r : results) {
     ++counts[r.status];
+    if (r.status == "stale") ++stale_why[r.changed];
     if (r.status != "complete") bad.push_back(plan.points[r.index].folder);
   }
   std::vector<std::string> parts;
   for (const auto& [status, n] : counts) parts.push_back(std::to_string(n) + " " + status);
   std::printf("== mlsys sweep ==\n  %zu configurations of `mlsys %s`: %s\n  table: %s (%zu rows)\n", plan.points.size(),
               plan.options.command.c_str(), join(parts, ", ").c_str(), (how.out / "sweep.csv").c_str(), t.rows());
+  if (!stale_why.empty()) {
+    std::vector<std::string> why;
+    for (const auto& [reason, n] : stale_why) why.push_back(std::to_string(n) + " " + reason);
+    std::printf("  stale: runs of an earlier plan (%s), left out of the table: run the sweep (or those array "
+                "tasks) again\n",
+                join(why, ", ").c_str());
+  }
   if (!bad.empty())
     std::printf("  not complete: %s (their output: %s/logs/)\n",
                 join(std::vector<std::string>(bad.begin(), bad.begin() + std::min<size_t>(bad.size(), 5)), ", ").c_str(),
@@ -528,15 +582,15 @@ int run_sweep(const SweepPlan& plan, const std::string& resolved_yaml, const Swe
   std::vector<size_t> all(n);
   for (size_t i = 0; i < n; ++i) all[i] = i;
   if (how.mode == "merge") {
+    InputDigests digests;
     std::vector<SweepResult> results;
-    for (size_t i : all) results.push_back(collect_sweep_point(plan, i, how.out));
+    for (size_t i : all) results.push_back(collect_sweep_point(plan, i, how.out, digests));
     return report(plan, results, how);
   }
   install_interrupt_handler();
   int workers = plan.options.workers;
   const int size = launcher_size();
-  if (workers == 0)
-    workers = size > 1 ? 1 : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / plan.options.run_threads);
+  if (workers == 0) workers = size > 1 ? 1 : std::max(1, how.threads / plan.options.run_threads);
 
   if (size <= 1) {
     if (auto task = array_task()) {

@@ -9,14 +9,18 @@
 //   SLURM array  `SLURM_ARRAY_TASK_ID=i mlsys sweep ...` runs configuration i only;
 //                `mlsys sweep merge SWEEP.yaml --out DIR` joins the folders afterwards
 // Each configuration is a child `mlsys` process (its own run folder, record and exit code). A
-// configuration whose folder already holds a complete run is not run again, so re-running a
-// sweep resumes it (--overwrite re-runs everything).
+// configuration whose folder already holds a complete run of the same plan (its resolved config
+// and input files: core/runtime/sweep_plan_record.hpp) is not run again, so re-running a sweep
+// resumes it, and re-running an edited sweep re-runs exactly the configurations it changed
+// (--overwrite re-runs everything). A run of another plan never reaches the table: merge shows it
+// as "stale", with no results.
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "core/config/schema.hpp"
+#include "core/runtime/sweep_plan_record.hpp"
 #include "core/runtime/table.hpp"
 
 namespace mlsys {
@@ -33,7 +37,7 @@ struct SweepOptions {
   config::YamlValue grid;             // {key: [values...]}: every combination becomes --set key=value
   std::vector<std::string> set;       // "key=value" overrides given to every run
   std::string table = "summary.json";  // what each row holds: summary.json values, or a CSV every run writes
-  int workers = 0;                    // child processes at a time per process; 0: cores / run_threads
+  int workers = 0;                    // child processes at a time per process; 0: SweepRun::threads / run_threads
   int run_threads = 1;                // run.threads of each configuration
 };
 
@@ -48,6 +52,9 @@ struct SweepPoint {
   int64_t seed = 0;
   std::vector<std::pair<std::string, std::string>> sets;  // grid values, in grid key order
   std::string folder;       // "runs/<index>"
+  // Content hash of the run's resolved config (sweep_config_text); the app fills it when it
+  // resolves every configuration up front.
+  std::string config_hash;
 };
 
 struct SweepPlan {
@@ -65,7 +72,8 @@ struct SweepPlan {
 // table are shown relative to it). Throws ConfigError on a malformed grid.
 SweepPlan make_sweep_plan(const SweepOptions& options, const std::filesystem::path& base);
 
-// What one configuration produced: its status ("complete", "interrupted", "failed", "missing"),
+// What one configuration produced: its status ("complete", "interrupted", "failed", "missing", or
+// "stale": the folder holds a run of another plan, `changed` says what differs),
 // the child's exit code (-1 when it did not run here) and the payload the table is made from
 // (summary.json text, or the CSV's text).
 struct SweepResult {
@@ -76,16 +84,19 @@ struct SweepResult {
   double start_us = 0, end_us = 0;  // on steady_clock_us(); 0 when not run by this process
   int slot = 0;                     // worker slot that ran it
   int rank = 0;                     // MPI rank that ran it
+  std::string changed{};            // stale: "config", "inputs", "config, inputs" or "no recorded plan"
 };
 
 // Runs the given configurations as child processes of `binary`, `workers` at a time, skipping
-// those whose folder holds a complete run (unless overwrite). Stops launching on SIGINT/SIGTERM
-// and passes the signal on to the running children.
+// those whose folder holds a complete run of the same plan (unless overwrite), and says how many
+// changed since the last sweep. Stops launching on SIGINT/SIGTERM and passes the signal on to the
+// running children.
 std::vector<SweepResult> run_sweep_points(const SweepPlan& plan, const std::vector<size_t>& indices,
                                           const std::string& binary, const std::filesystem::path& out,
                                           int workers, bool overwrite);
-// Reads a configuration's outcome from its folder.
-SweepResult collect_sweep_point(const SweepPlan& plan, size_t index, const std::filesystem::path& out);
+// Reads a configuration's outcome from its folder; a run of another plan is "stale", without payload.
+SweepResult collect_sweep_point(const SweepPlan& plan, size_t index, const std::filesystem::path& out,
+                                InputDigests& inputs);
 // One table, one row per configuration (summary.json) or per CSV row: the coordinates (index,
 // config, seed, grid keys, status) then the results. The run folder's own path is written as
 // "<run>" so tables of sweeps into different folders compare byte for byte.
@@ -101,6 +112,7 @@ struct SweepRun {
   bool overwrite = false;             // re-run configurations that already completed
   std::string binary;                 // the mlsys executable children run
   double comm_timeout_s = 120;        // MPI: bound on the gather's waits (comm.timeout_s)
+  int threads = 1;                    // this process's threads (choose_threads): sweep.workers = 0 divides them
 };
 
 // Runs, lists or merges the plan: threads, or this rank's share under an MPI launcher, or the one

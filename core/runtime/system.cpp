@@ -13,9 +13,9 @@
 #include <initializer_list>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <ctime>
 
+#include "core/runtime/thread_policy.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 
@@ -139,7 +139,7 @@ std::string self_executable() {
 }
 
 int set_thread_count(int threads) {
-  int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int n = threads > 0 ? threads : affinity_cpu_count();
   omp_set_num_threads(n);
   openblas_set_num_threads(n);
   g_threads = n;

@@ -32,7 +32,8 @@ void clear_interrupt();  // for tests
 // Absolute path of the running executable (/proc/self/exe), or "mlsys" when it cannot be read.
 std::string self_executable();
 
-// Applies a thread count (0 = all cores) to OpenMP and OpenBLAS; returns the count used.
+// Applies a thread count to OpenMP and OpenBLAS (0: every CPU of the affinity mask); returns the
+// count used. Runs choose the count with choose_threads (core/runtime/thread_policy.hpp).
 int set_thread_count(int threads);
 int thread_count();
 

@@ -1,11 +1,15 @@
 // Sweeps (#15.5) through the real binary: the same plan on local threads, under mpirun and as a
 // SLURM array (SLURM_ARRAY_TASK_ID set by hand through the shipped sbatch script) produce
-// byte-identical merged tables; resume, validation and the merged MPI trace.
+// byte-identical merged tables; resume, validation and the merged MPI trace; an edited sweep (or a
+// changed input file) re-runs exactly the configurations it changed, and merge never mixes plans.
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "core/runtime/build_info.hpp"
+#include "core/util/csv.hpp"
 #include "core/util/json.hpp"
 #include "core/util/strings.hpp"
 #include "tests/common/test_util.hpp"
@@ -107,4 +111,105 @@ TEST_CASE("cli sweep: a bad grid key or command is one error before anything run
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "not a command"));
   CHECK(run_shell(kBin + " sweep --help").exit_code == 0);
+}
+
+namespace {
+// The sweep file of the issue's case: FIFO vs. SJF, three seeds, on a generated trace of `jobs` jobs.
+fs::path write_jobs_sweep(const mlsys::test::TempDir& dir, int jobs, const std::string& policies = "fifo, sjf") {
+  mlsys::test::write_text(dir / "sweep.yaml", "sweep:\n  command: simulate\n  seeds: [1, 2, 3]\n  grid:\n    sim.policy: [" +
+                                                  policies + "]\n  set: [\"tracegen.jobs=" + std::to_string(jobs) +
+                                                  "\"]\n  workers: 2\n");
+  return dir / "sweep.yaml";
+}
+
+// Column `name` of every row of a sweep.csv.
+std::vector<std::string> column(const fs::path& csv, const std::string& name) {
+  mlsys::CsvReader in(csv);
+  in.read_header();
+  const int at = in.require(name);
+  std::vector<std::string> out;
+  while (in.next()) out.emplace_back(in.field(static_cast<size_t>(at)));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("cli sweep: an edited sweep re-runs exactly the changed configurations, never a table of two plans") {
+  mlsys::test::TempDir dir("sweep");
+  const std::string out = (dir / "s").string();
+  const fs::path table = dir / "s/sweep.csv";
+  auto sweep = [&](const std::string& extra = "") {
+    return run_shell(extra + kBin + " sweep '" + (dir / "sweep.yaml").string() + "' --out '" + out + "'");
+  };
+  write_jobs_sweep(dir, 500);
+  auto first = sweep();
+  REQUIRE_MESSAGE(first.exit_code == 0, first.out << first.err);
+  CHECK(column(table, "simulation.jobs") == std::vector<std::string>(6, "500"));
+
+  // 500 -> 600 jobs: every configuration changed; none of the 500-job results may stay.
+  write_jobs_sweep(dir, 600);
+  auto edited = sweep();
+  REQUIRE_MESSAGE(edited.exit_code == 0, edited.out << edited.err);
+  CHECK(contains(edited.err, "6 of 6 configurations changed since the last sweep (config): re-running them"));
+  CHECK(contains(edited.out, "6 complete"));
+  CHECK(column(table, "simulation.jobs") == std::vector<std::string>(6, "600"));
+  CHECK(column(table, "tracegen.jobs") == std::vector<std::string>(6, "600"));
+
+  // A second policy replaced: the three FIFO runs are kept byte for byte, the three others re-run.
+  const std::string fifo = mlsys::test::read_text(dir / "s/runs/0001/summary.json");
+  write_jobs_sweep(dir, 600, "fifo, srtf");
+  auto policy = sweep();
+  REQUIRE_MESSAGE(policy.exit_code == 0, policy.out << policy.err);
+  CHECK(contains(policy.err, "3 of 6 configurations changed since the last sweep (config): re-running them"));
+  CHECK(contains(policy.err, "runs/0001 already complete, kept"));
+  CHECK(mlsys::test::read_text(dir / "s/runs/0001/summary.json") == fifo);
+  CHECK(column(table, "simulation.policy") == std::vector<std::string>{"fifo", "fifo", "fifo", "srtf", "srtf", "srtf"});
+
+  // Nothing changed: nothing runs, nothing is announced.
+  auto again = sweep();
+  CHECK(again.exit_code == 0);
+  CHECK_FALSE(contains(again.err, "changed since the last sweep"));
+
+  // The SLURM path: merge after an edit, before the tasks ran again, leaves every run out...
+  write_jobs_sweep(dir, 700, "fifo, srtf");
+  auto merged = run_shell(kBin + " sweep merge '" + (dir / "sweep.yaml").string() + "' --out '" + out + "'");
+  CHECK(merged.exit_code == 1);
+  CHECK(contains(merged.out, "6 stale"));
+  CHECK(contains(merged.out, "stale: runs of an earlier plan (6 config)"));
+  CHECK(column(table, "status") == std::vector<std::string>(6, "stale"));
+  CHECK(mlsys::starts_with(mlsys::test::read_text(table), "index,config,seed,sim.policy,status\n"));  // no results
+  // ...and an array task re-runs its own configuration, which the next merge then shows.
+  auto task = sweep("SLURM_ARRAY_TASK_ID=4 ");
+  REQUIRE_MESSAGE(task.exit_code == 0, task.out << task.err);
+  CHECK(contains(task.err, "1 of 1 configurations changed since the last sweep (config)"));
+  merged = run_shell(kBin + " sweep merge '" + (dir / "sweep.yaml").string() + "' --out '" + out + "'");
+  CHECK(merged.exit_code == 1);
+  CHECK(column(table, "status") ==
+        std::vector<std::string>{"stale", "stale", "stale", "stale", "complete", "stale"});
+  CHECK(column(table, "simulation.jobs") == std::vector<std::string>{"", "", "", "", "700", ""});
+}
+
+TEST_CASE("cli sweep: a changed input file re-runs the configurations that read it") {
+  mlsys::test::TempDir dir("sweep");
+  const std::string trace = (dir / "trace.csv").string();
+  auto generate = [&](int jobs) {
+    auto r = run_shell(kBin + " simulate generate -q --overwrite --set tracegen.jobs=" + std::to_string(jobs) +
+                       " --set tracegen.out=" + trace + " --out '" + (dir / "gen").string() + "'");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.out << r.err);
+  };
+  generate(40);
+  mlsys::test::write_text(dir / "sweep.yaml", "sweep:\n  command: simulate\n  seeds: [1, 2]\n  set: [\"trace.path=" +
+                                                  trace + "\"]\n");
+  const std::string out = (dir / "s").string();
+  auto sweep = [&] { return run_shell(kBin + " sweep '" + (dir / "sweep.yaml").string() + "' --out '" + out + "'"); };
+  REQUIRE(sweep().exit_code == 0);
+  CHECK(column(dir / "s/sweep.csv", "simulation.jobs") == std::vector<std::string>(2, "40"));
+  generate(50);
+  auto r = sweep();
+  REQUIRE_MESSAGE(r.exit_code == 0, r.out << r.err);
+  CHECK(contains(r.err, "2 of 2 configurations changed since the last sweep (inputs): re-running them"));
+  CHECK(column(dir / "s/sweep.csv", "simulation.jobs") == std::vector<std::string>(2, "50"));
+  // A folder without a fingerprint (a sweep made before they were kept) is not trusted either.
+  fs::remove(dir / "s/runs/0000/.mlsys-sweep-plan.json");
+  r = sweep();
+  CHECK(contains(r.err, "1 of 2 configurations changed since the last sweep (no recorded plan)"));
 }
