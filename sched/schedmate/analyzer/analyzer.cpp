@@ -15,6 +15,8 @@ Diagnosis diagnose_log(Analyzer& analyzer, const std::vector<std::string>& lines
   RunEvidence run;
   run.progressed = s.progress_lines > 0;
   run.stalled = s.stalled;
+  run.quality = s.quality;
+  run.quality_target = s.quality_target;
   return analyzer.diagnose(lines, run, job_key);
 }
 

@@ -1,5 +1,6 @@
 #include "sched/schedmate/eval/duration_eval.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "core/util/strings.hpp"
@@ -81,15 +82,41 @@ void add(Table& t, const std::string& label, const std::vector<size_t>& idx, con
 
 }  // namespace
 
+std::vector<bool> cold_starts(const std::vector<AdvisedJob>& jobs) {
+  auto key = [](const AdvisedJob& j) { return j.vc + '\x1f' + j.user + '\x1f' + j.name; };
+  std::map<std::string, double> first_finish;  // the earliest finish of any run of the job
+  for (const auto& j : jobs) {
+    if (!(j.duration > 0)) continue;
+    auto [it, fresh] = first_finish.emplace(key(j), j.submit_time + j.duration);
+    if (!fresh) it->second = std::min(it->second, j.submit_time + j.duration);
+  }
+  std::vector<bool> cold(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    // A job's own finish is after its submit, so only another run can make it warm.
+    auto it = first_finish.find(key(jobs[i]));
+    cold[i] = it == first_finish.end() || !(it->second <= jobs[i].submit_time);
+  }
+  return cold;
+}
+
 Table accuracy_table(const std::vector<AdvisedJob>& jobs, const OnlineResult& r,
                      const std::function<std::string(const AdvisedJob&)>& group) {
   const Rows rows = present(r);
   Table t(columns(rows, "group"));
+  const std::vector<bool> cold = cold_starts(jobs);
+  // Each set of jobs, then its cold starts and its warm jobs apart.
+  auto add_split = [&](const std::string& label, const std::vector<size_t>& idx) {
+    add(t, label, idx, jobs, rows);
+    std::vector<size_t> c, w;
+    for (size_t i : idx) (cold[i] ? c : w).push_back(i);
+    add(t, label + " cold", c, jobs, rows);
+    add(t, label + " warm", w, jobs, rows);
+  };
   std::map<std::string, std::vector<size_t>> groups;
   std::vector<size_t> all;
   for (size_t i = 0; i < jobs.size(); ++i) groups[group(jobs[i])].push_back(i), all.push_back(i);
-  for (const auto& [g, idx] : groups) add(t, g, idx, jobs, rows);
-  add(t, "ALL", all, jobs, rows);
+  for (const auto& [g, idx] : groups) add_split(g, idx);
+  add_split("ALL", all);
   return t;
 }
 

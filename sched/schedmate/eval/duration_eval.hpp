@@ -21,8 +21,16 @@ std::function<std::string(const AdvisedJob&)> group_of(const std::string& group_
 // A job type: its name without a parenthesized suffix ("ResNet-18 (batch size 32)" -> "ResNet-18").
 std::string job_type(const AdvisedJob& j);
 
-// Rows: each group, then ALL. Columns: group, jobs, then <estimator>_within_10pct,
-// <estimator>_within_50pct, <estimator>_median_ape for the estimators present in `r`.
+// Per job: true for a cold start, a job with no finished job of the same VC, user and name in its
+// history (none whose submit + duration is at or before its submit: the online protocol's history).
+// On the MLPerf runs (user = submitter, name = <system>/<benchmark>) it is a system's first run of
+// a benchmark, the case where a scheduler has nothing of the job's own to go by. The other jobs are
+// warm: an earlier run of the same job had finished.
+std::vector<bool> cold_starts(const std::vector<AdvisedJob>& jobs);
+
+// Rows: each group, then `<group> cold` and `<group> warm` (cold_starts), then ALL, ALL cold and
+// ALL warm. Columns: group, jobs, then <estimator>_within_10pct, <estimator>_within_50pct,
+// <estimator>_median_ape for the estimators present in `r`.
 Table accuracy_table(const std::vector<AdvisedJob>& jobs, const OnlineResult& r,
                      const std::function<std::string(const AdvisedJob&)>& group);
 

@@ -29,13 +29,23 @@ struct RealLogReport {
 };
 RealLogReport evaluate_labelled_logs(const std::string& folder, Analyzer& analyzer, const InputLimits& limits);
 
+// The log with the status of every MLPerf `run_stop` event removed (the event and its clock stay:
+// the run did stop). A log's own run_stop status is the truth the MLPerf evaluation scores against,
+// so the analyzer must not read it.
+std::vector<std::string> hide_run_status(std::vector<std::string> lines);
+
 struct MlperfLogReport {
-  Table table{{"log", "status", "category", "action", "evidence_line", "evidence"}};
+  // category/action/evidence: diagnosed with the run_stop status hidden (the score);
+  // category_status_visible: the same log as logged, status included (not a test of the handler).
+  Table table{{"log", "status", "category", "action", "evidence_line", "evidence", "category_status_visible"}};
   int aborted = 0, aborted_explained = 0;  // aborted runs diagnosed with a category other than none/unknown
   int succeeded = 0, succeeded_clean = 0;  // successful runs diagnosed none
+  int aborted_explained_visible = 0, succeeded_clean_visible = 0;  // the same with the status visible
   Json to_json() const;
 };
-// `runs_csv`: the MLPerf runs table; a log's truth is the status of the row whose log_path ends its path.
+// `runs_csv`: the MLPerf runs table; a log's truth is the status of the row whose log_path ends its
+// path. Each log is diagnosed with its run_stop status hidden (hide_run_status), and, for reference,
+// as logged.
 MlperfLogReport evaluate_mlperf_logs(const std::string& folder, const std::string& runs_csv, Analyzer& analyzer,
                                      const InputLimits& limits);
 

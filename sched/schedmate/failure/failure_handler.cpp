@@ -49,7 +49,7 @@ std::vector<std::string> split_lines(std::string_view text) {
 Diagnosis diagnose_lines(const std::vector<std::string>& lines, const RunEvidence& run) {
   Diagnosis d;
   const FailureRule* best = nullptr;
-  int64_t generic_line = 0, run_stop_line = 0;
+  int64_t generic_line = 0, run_stop_line = 0, eval_line = 0;
   std::string run_status;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].find(":::MLL") != std::string::npos) {
@@ -57,6 +57,8 @@ Diagnosis diagnose_lines(const std::vector<std::string>& lines, const RunEvidenc
       if (auto e = workload::parse_mllog_line(lines[i]); e && e->key == "run_stop") {
         run_status = to_lower(e->meta_string("status"));
         run_stop_line = static_cast<int64_t>(i + 1);
+      } else if (e && e->key == "eval_accuracy") {
+        eval_line = static_cast<int64_t>(i + 1);
       }
       continue;  // MLLOG payloads are data (file names, values), not messages
     }
@@ -76,11 +78,18 @@ Diagnosis diagnose_lines(const std::vector<std::string>& lines, const RunEvidenc
     d.evidence_line = line;
     d.evidence = line > 0 ? clip(lines[static_cast<size_t>(line - 1)]) : std::string();
   };
-  if (run_status == "success") {
+  // A run_stop without a status: the last evaluation against the target says how the run ended.
+  const bool judged = run_stop_line > 0 && run_status.empty() && eval_line > 0 && !std::isnan(run.quality) &&
+                      !std::isnan(run.quality_target);
+  const bool reached = judged && run.quality >= run.quality_target;
+  if (run_status == "success" || reached) {
     d = Diagnosis{};
   } else if (best) {
     d.category = best->category;
-  } else if (run_stop_line > 0) {
+  } else if (judged) {
+    d.category = FailureCategory::NotConverged;
+    evidence_at(eval_line);
+  } else if (run_stop_line > 0 && !run_status.empty()) {
     d.category = FailureCategory::NotConverged;
     evidence_at(run_stop_line);
   } else if (run.stalled) {

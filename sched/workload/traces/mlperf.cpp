@@ -12,14 +12,14 @@ namespace mlsys::workload {
 namespace {
 
 constexpr std::array<MlperfBenchmark, 8> kBenchmarks{{
-    {"resnet", "resnet50", "imagenet", "image_classification", "top1_accuracy", 0.759},
-    {"ssd", "ssd-resnet34", "coco", "object_detection", "map", 0.23},
-    {"maskrcnn", "mask-rcnn", "coco", "instance_segmentation", "box_map", 0.377},
-    {"gnmt", "gnmt", "wmt16-en-de", "translation", "bleu", 0.24},
-    {"transformer", "transformer-big", "wmt17-en-de", "translation", "bleu", 0.25},
-    {"minigo", "minigo", "go-selfplay", "reinforcement_learning", "win_rate", 0.50},
-    {"bert", "bert-large", "wikipedia", "language_modeling", "mlm_accuracy", 0.712},
-    {"dlrm", "dlrm", "criteo-1tb", "recommendation", "auc", 0.8025},
+    {"resnet", "top1_accuracy", 0.759},
+    {"ssd", "map", 0.23},
+    {"maskrcnn", "box_map", 0.377},
+    {"gnmt", "bleu", 0.24},
+    {"transformer", "bleu", 0.25},
+    {"minigo", "win_rate", 0.50},
+    {"bert", "mlm_accuracy", 0.712},
+    {"dlrm", "auc", 0.8025},
 }};
 
 // Leading integer of s (0 when none).
@@ -112,9 +112,6 @@ Accelerators accelerators_from_system(std::string_view system) {
 
 std::string mlperf_command(const MlperfRun& r) {
   std::string out = "mlperf benchmark=" + quoted_if_blank(r.benchmark);
-  if (const MlperfBenchmark* b = mlperf_benchmark(r.benchmark)) {
-    out += " model=" + std::string(b->model) + " dataset=" + std::string(b->dataset) + " task=" + std::string(b->task);
-  }
   if (!r.framework.empty()) out += " framework=" + quoted_if_blank(r.framework);
   out += " system=" + quoted_if_blank(r.system);
   if (!r.kind.empty()) out += " accelerator=" + r.kind;

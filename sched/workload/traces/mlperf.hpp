@@ -16,14 +16,12 @@
 
 namespace mlsys::workload {
 
-// The MLPerf definition of a benchmark (v0.7 rules; the six v0.6 benchmarks had the same models,
-// data sets and targets except minigo's board). Eval values are logged as fractions (BLEU 24.0 is
-// logged as 0.24), and `target` uses the same unit.
+// The MLPerf quality target of a benchmark (v0.7 rules; the six v0.6 benchmarks had the same
+// targets). Eval values are logged as fractions (BLEU 24.0 is logged as 0.24), and `target` uses the
+// same unit. Only the tracker reads it (how far a run is from its target); a run's job text never
+// includes anything from this table.
 struct MlperfBenchmark {
   std::string_view name;     // submission_benchmark: resnet, bert, ...
-  std::string_view model;    // resnet50, bert-large, ...
-  std::string_view dataset;  // imagenet, wikipedia, ...
-  std::string_view task;     // image_classification, ...
   std::string_view metric;   // top1_accuracy, bleu, map, ...
   double target = NAN;       // quality that ends the run (maskrcnn: the box mAP; mask mAP 0.339)
 };
@@ -46,11 +44,12 @@ struct MlperfRun {
   std::string kind;  // accelerator kind
   int accelerators = 0;
 };
-// The text SchedMate and the simulator see as the job's command: its facts as `key=value` words
-// (values with blanks quoted), e.g.
-//   mlperf benchmark=bert model=bert-large dataset=wikipedia task=language_modeling
-//   framework="PyTorch NVIDIA Release 20.06" system=dgxa100_n32_ngc20.06_pytorch accelerator=a100
-//   accelerators=256 submitter=NVIDIA round=v0.7
+// The text SchedMate and the simulator see as the job's command: what the run states (runs.csv and
+// the log's submission_* lines) as `key=value` words (values with blanks quoted), e.g.
+//   mlperf benchmark=bert framework="PyTorch NVIDIA Release 20.06" system=dgxa100_n32_ngc20.06_pytorch
+//   accelerator=a100 accelerators=256 submitter=NVIDIA round=v0.7
+// Nothing is added from a table of the benchmarks (model, data set, task): until issue 28 it was,
+// and the evaluation's workloads should not be described to the predictor by hand.
 std::string mlperf_command(const MlperfRun& run);
 // The job name: `<system>/<benchmark>`, the results folder of the submission.
 std::string mlperf_job_name(const MlperfRun& run);

@@ -112,6 +112,16 @@ TEST_CASE("run failures: crash after progress, hang, not converged -> resubmit f
   CHECK(m.evidence_line == 2);
   CHECK(diagnose_lines({"warning: FileNotFoundError: optional cache missing", stop + "\"success\"}}"}).category ==
         FailureCategory::None);
+  // A run_stop without a status: the last evaluation against the target decides, and nothing else
+  // about the run_stop line does.
+  const std::string bare = ":::MLLOG {\"time_ms\": 1, \"key\": \"run_stop\", \"value\": null, \"metadata\": {}}";
+  const std::string eval = ":::MLLOG {\"time_ms\": 1, \"key\": \"eval_accuracy\", \"value\": 0.5, \"metadata\": {}}";
+  RunEvidence below{true, false, 0.5, 0.759}, reached{true, false, 0.76, 0.759};
+  Diagnosis b = diagnose_lines({"epoch 1", eval, bare}, below);
+  CHECK(b.category == FailureCategory::NotConverged);
+  CHECK(b.evidence_line == 2);
+  CHECK(diagnose_lines({"epoch 1", eval, bare}, reached).category == FailureCategory::None);
+  CHECK(diagnose_lines({"epoch 1", bare}, progressed).category == FailureCategory::None);
   for (auto cat : {FailureCategory::CrashAfterProgress, FailureCategory::Hang, FailureCategory::NotConverged}) {
     CHECK(is_run_failure(cat));
     CHECK_FALSE(is_user_error(cat));
