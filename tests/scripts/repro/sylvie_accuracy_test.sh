@@ -59,5 +59,6 @@ grep -q "missing (never run):.*adaptive_p4/seed1" "$work/short.out" || { echo "F
 grep -q "fewer than the 1 seeds asked" "$work/short.out" || { echo "FAIL: no incomplete-table line"; cat "$work/short.out"; exit 1; }
 # The row label names a fresh-epoch width other than 1 bit (from the run's config.yaml).
 printf 'gnn:\n  staleness:\n    fresh_bits: 8\n' > "$out/cora/gcn/1bit_pipeline_p4/seed1/config.yaml"
-python3 "$src/scripts/repro/sylvie_accuracy_table.py" "$out" | grep -q "1bit_pipeline, fresh epochs 8-bit, P=4" || { echo "FAIL: the fresh-epoch width is not in the row label"; exit 1; }
+labelled="$(python3 "$src/scripts/repro/sylvie_accuracy_table.py" "$out" || true)"
+grep -q "1bit_pipeline, fresh epochs 8-bit, P=4" <<< "$labelled" || { echo "FAIL: the fresh-epoch width is not in the row label"; echo "$labelled"; exit 1; }
 echo "ok: 5 runs started (the stopped one among them), the finished ones kept, table complete; failed and missing runs named, short table exits 1, real settings in labels"

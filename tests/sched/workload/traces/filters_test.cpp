@@ -121,7 +121,7 @@ TEST_CASE("a folder reads every recognised file of the chosen format, sorted by 
   CHECK(t.summary.files.size() == 2);  // vcA.trace, vcBad.trace
   CHECK(t.jobs.size() == 6);
   o.path = fixture("missing_folder");
-  CHECK_THROWS_AS(read_trace(o), Error);
+  CHECK_THROWS_AS(read_trace(o), MissingInput);  // a usage error: exit 2
 }
 
 TEST_CASE("field parsing helpers") {
