@@ -100,8 +100,12 @@ Json summarize(const TrainResult& r) {
   j["peak_rss_bytes"] = peak_rss_bytes();
   j["adaptor_switches"] = static_cast<int64_t>(r.switches.size());
   j["interrupted"] = r.interrupted;
-  if (!r.checkpoint.empty()) j["checkpoint"] = r.checkpoint;
+  if (!r.checkpoint.empty()) {
+    j["checkpoint"] = r.checkpoint;
+    j["checkpoint_epoch"] = r.checkpoint_epoch;  // a resume from it starts here
+  }
   if (r.failed_checkpoints > 0) j["failed_checkpoints"] = int64_t{r.failed_checkpoints};
+  if (!r.last_checkpoint_error.empty()) j["last_checkpoint_error"] = r.last_checkpoint_error;
   return j;
 }
 
@@ -234,7 +238,16 @@ void train_mode(RunContext& ctx) {
   ctx.say(fmt::format("mean epoch {:.2f} ms; halo bytes {} raw -> {} on the wire ({:.1f}x)", 1e3 * sum["mean_epoch_s"].as_number(),
                       format_bytes(sum["halo_raw_bytes"].as_number()), format_bytes(sum["halo_wire_bytes"].as_number()),
                       sum["halo_compression"].as_number()));
-  if (r.interrupted) ctx.say("interrupted: resume with --resume " + r.checkpoint);
+  if (!r.last_checkpoint_error.empty()) {
+    const int ran = r.epochs.empty() ? 0 : r.epochs.back().epoch + 1;
+    ctx.missing_output("checkpoint.bin",
+                       fmt::format("the checkpoint after epoch {} of {}: {}{}", ran, o.epochs,
+                                   r.last_checkpoint_error,
+                                   r.checkpoint.empty() ? std::string("; no checkpoint of this run exists")
+                                                        : fmt::format("; {} holds epoch {} only", r.checkpoint, r.checkpoint_epoch)));
+  }
+  if (r.interrupted && !r.checkpoint.empty())
+    ctx.say(fmt::format("interrupted: resume with --resume {} (from epoch {})", r.checkpoint, r.checkpoint_epoch));
 }
 
 // The command's mode table (core/runtime/command.hpp); a new mode is a file that registers itself.

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/runtime/run_context.hpp"
+#include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 
@@ -76,15 +77,23 @@ int execute_command(const CommandSpec& cmd, RunContext& ctx) {
     // rank that left): the run is interrupted, not failed.
     if (RunContext::stop_requested()) {
       ctx.finish_interrupted(e.what());
-      std::fprintf(stderr, "mlsys: run stopped by a signal (%s); partial results in %s\n", e.what(),
-                   ctx.out_dir().c_str());
+      std::fprintf(stderr, "mlsys: run stopped by %s (%s); partial results in %s\n", interrupt_signal_name().c_str(),
+                   e.what(), ctx.out_dir().c_str());
       return kExitInterrupted;
     }
     ctx.fail(e.what());
     throw;
   }
   ctx.finish();
-  return RunContext::stop_requested() ? kExitInterrupted : 0;
+  if (RunContext::stop_requested()) return kExitInterrupted;
+  if (ctx.incomplete()) {
+    std::fprintf(stderr,
+                 "mlsys: error: the run is incomplete, not written: %s (summary.json: run.status = incomplete, "
+                 "run.missing); free space or fix the folder %s and run again\n",
+                 ctx.missing_text().c_str(), ctx.out_dir().c_str());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace mlsys

@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "core/log/log.hpp"
+#include "core/log/progress.hpp"
 #include "core/runtime/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
@@ -48,6 +49,7 @@ RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
     : command_(std::move(command)), cfg_(std::move(cfg)), primary_(launcher_rank() <= 0) {
   const RunOptions& ro = run();
   log::set_level(log::parse_level(ro.log_level));
+  set_progress_setting(ro.progress);
   if (launcher_size() > 1) log::set_rank(launcher_rank());
   start_s_ = log::elapsed_seconds();
   install_interrupt_handler();
@@ -67,7 +69,7 @@ RunContext::RunContext(std::string command, config::ResolvedConfig cfg)
     ensure_dir(ro.out_dir);  // rank 0 owns and locks the folder; the other ranks only add files
   }
   out_dir_ = folder_ ? folder_->dir() : fs::path(ro.out_dir);
-  write_text("config.yaml", config_header());
+  if (primary_) write_file_atomic(path("config.yaml"), config_header());  // a run that cannot write it does not start
   if (primary_) log::set_file((out_dir_ / "run.log").string());
   threads_.threads = set_thread_count(threads_.threads);
   if (!threads_.capped.empty())
@@ -98,25 +100,18 @@ RunContext::~RunContext() {
   log::set_file("");
 }
 
-bool RunContext::progress_enabled() const {
-  const auto& p = run().progress;
-  if (p == "off") return false;
-  if (p == "on") return true;
-  return log::level() <= log::Level::Info;
-}
+bool RunContext::progress_enabled() const { return mlsys::progress_enabled(); }
 
-void RunContext::write_text(const std::string& relative, const std::string& content) const {
+void RunContext::write_text(const std::string& relative, const std::string& content) {
   if (!primary_) return;
-  write_file_atomic(path(relative), content);
+  try {
+    write_file_atomic(path(relative), content);
+  } catch (const Error& e) {
+    missing_output(relative, e.what());
+  }
 }
-void RunContext::write_json(const std::string& relative, const Json& j) const {
-  if (!primary_) return;
-  write_file_atomic(path(relative), j.dump(2) + "\n");
-}
-void RunContext::write_table(const std::string& relative, const Table& t) const {
-  if (!primary_) return;
-  write_file_atomic(path(relative), t.to_csv());
-}
+void RunContext::write_json(const std::string& relative, const Json& j) { write_text(relative, j.dump(2) + "\n"); }
+void RunContext::write_table(const std::string& relative, const Table& t) { write_text(relative, t.to_csv()); }
 
 void RunContext::record_input(const std::string& key, const fs::path& path) { record_.record_input(key, path); }
 void RunContext::record_builtin_input(const std::string& key, const std::string& what) {
@@ -124,6 +119,30 @@ void RunContext::record_builtin_input(const std::string& key, const std::string&
 }
 
 void RunContext::say(const std::string& line) { lines_.push_back(line); }
+
+void RunContext::missing_output(const std::string& output, const std::string& why) {
+  Json m = Json::object();
+  m["output"] = output;
+  m["error"] = why;
+  std::lock_guard<std::mutex> lk(missing_mu_);
+  missing_.push_back(m);
+  log::error("{} was not written: {}", output, why);
+}
+
+bool RunContext::incomplete() const {
+  std::lock_guard<std::mutex> lk(missing_mu_);
+  return missing_.size() > 0;
+}
+
+std::string RunContext::missing_text(bool errors) const {
+  std::lock_guard<std::mutex> lk(missing_mu_);
+  std::string text;
+  for (const Json& m : missing_.as_array()) {
+    text += (text.empty() ? "" : errors ? "; " : ", ") + m.find("output")->as_string();
+    if (errors) text += " (" + m.find("error")->as_string() + ")";
+  }
+  return text;
+}
 
 void RunContext::claim_output_file(const std::string& key, const fs::path& file) const {
   refuse_to_replace(file, run().overwrite, key);
@@ -136,8 +155,12 @@ void RunContext::write_summary(const std::string& status, const std::string& not
   summary_["resources"] = res;
   summary_["run"] = record_.to_json(command_, status, seed(), threads_, out_dir_);
   if (!note.empty()) summary_["run"]["stopped"] = note;
-  write_json("summary.json", summary_);
-  if (folder_) folder_->mark(status);
+  if (incomplete()) {
+    std::lock_guard<std::mutex> lk(missing_mu_);
+    summary_["run"]["missing"] = missing_;
+  }
+  if (primary_) write_file_atomic(path("summary.json"), summary_.dump(2) + "\n");
+  if (folder_) folder_->mark(status, status == "incomplete" ? "not written: " + missing_text() : "");
 }
 
 void RunContext::finish() {
@@ -145,9 +168,13 @@ void RunContext::finish() {
   finished_ = true;
   if (!primary_) return;
   const bool partial = interrupted();
-  write_summary(partial ? "interrupted" : "complete", partial ? "by a signal, at a safe point" : "");
+  const std::string status = partial ? "interrupted" : incomplete() ? "incomplete" : "complete";
+  write_summary(status, partial ? "by " + interrupt_signal_name() + ", at a safe point" : "");
   if (partial) log::warn("interrupted: the results in {} are partial (summary.json: run.partial = true)", out_dir_.string());
-  std::printf("== mlsys %s%s ==\n", command_.c_str(), partial ? " (interrupted: partial results)" : "");
+  const std::string headline = partial ? " (interrupted: partial results)"
+                               : incomplete() ? " (incomplete: " + missing_text(false) + " not written)"
+                                              : "";
+  std::printf("== mlsys %s%s ==\n", command_.c_str(), headline.c_str());
   for (const auto& l : lines_) std::printf("  %s\n", l.c_str());
   std::printf("  peak host memory %s%s, wall %.2f s\n", format_bytes(static_cast<double>(peak_rss_bytes())).c_str(),
               device_memory_text(summary_["resources"]).c_str(), summary_["resources"]["wall_seconds"].as_number());
@@ -159,8 +186,8 @@ void RunContext::finish_interrupted(const std::string& message) {
   if (finished_) return;
   finished_ = true;
   if (!primary_) return;
-  write_summary("interrupted", "by a signal: " + message);
-  log::warn("run stopped by a signal ({}); partial results in {}", message, out_dir_.string());
+  write_summary("interrupted", "by " + interrupt_signal_name() + ": " + message);
+  log::warn("run stopped by {} ({}); partial results in {}", interrupt_signal_name(), message, out_dir_.string());
 }
 
 void RunContext::fail(const std::string& message) {

@@ -3,6 +3,7 @@
 // up front, config.yaml written first so every run can be re-run as is), the seed, a summary to
 // fill, a record of the inputs it read, and atomic writers for results.
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -44,9 +45,11 @@ class RunContext {
   bool primary() const { return primary_; }
   const std::filesystem::path& out_dir() const { return out_dir_; }
   std::filesystem::path path(const std::string& relative) const { return out_dir_ / relative; }
-  void write_text(const std::string& relative, const std::string& content) const;
-  void write_json(const std::string& relative, const Json& j) const;
-  void write_table(const std::string& relative, const Table& t) const;
+  // Results: a file that cannot be written (disk full) is recorded with missing_output() and the
+  // run goes on, so the other results and summary.json still say what is missing.
+  void write_text(const std::string& relative, const std::string& content);
+  void write_json(const std::string& relative, const Json& j);
+  void write_table(const std::string& relative, const Table& t);
 
   // The input files the run actually read, listed in summary.json under run.inputs with path,
   // size and content hash: call it with the file (or folder) a reader opened, under a stable key
@@ -64,8 +67,16 @@ class RunContext {
   Json& summary() { return summary_; }
   // Lines printed to stdout at the end (the short human summary).
   void say(const std::string& line);
+  // An output the run should have left and could not write (its last checkpoint on a full disk):
+  // the run is then not complete. finish() marks it run.status = incomplete with run.missing
+  // listing `output` and `why`, and the command exits 1 (execute_command).
+  void missing_output(const std::string& output, const std::string& why);
+  bool incomplete() const;
+  // "checkpoint.bin, jobs.csv" (with `errors`: "checkpoint.bin (No space left on device); ...").
+  std::string missing_text(bool errors = true) const;
   // Writes summary.json and prints the summary lines and where results were written. After an
-  // interrupt (stop_requested()) the summary is marked partial: run.status = interrupted.
+  // interrupt (stop_requested()) the summary is marked partial: run.status = interrupted; with a
+  // missing output (missing_output()) run.status = incomplete.
   void finish();
   // The command stopped by an exception after an interrupt: writes what the summary holds, marked
   // partial, and logs `message`.
@@ -89,6 +100,8 @@ class RunContext {
   RunRecord record_;
   std::vector<std::string> lines_;
   ThreadChoice threads_;
+  Json missing_ = Json::array();  // [{"output", "error"}] of missing_output()
+  mutable std::mutex missing_mu_;  // results may be written from worker threads
   double start_s_ = 0;
   bool finished_ = false;
   bool primary_ = true;

@@ -158,7 +158,7 @@ RunFolder RunFolder::claim(const fs::path& dir, const std::string& command, bool
                          status + " run of " + what + again);
       f.note_ = "replaced the " + status + " run of " + what;
     } else {
-      f.note_ = "reused the folder of a " + std::string(status == "failed" ? "failed" : "crashed") + " run of " + what;
+      f.note_ = "reused the folder of a" + std::string(status == "failed" ? " failed" : status == "incomplete" ? "n incomplete" : " crashed") + " run of " + what;
     }
     clear_previous(dir, old, keep, protected_rel);
   } else if (fs::exists(dir / "config.yaml") || fs::exists(dir / "summary.json")) {

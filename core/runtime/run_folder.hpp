@@ -6,7 +6,8 @@
 //   no manifest, empty or new      used
 //   no manifest, holds files       refused unless overwrite (then written into; those files kept)
 //   complete or interrupted run    refused unless overwrite (then that run's files are removed)
-//   failed run, or one that died   reused: its files are removed (a re-run needs no --overwrite)
+//   failed or incomplete run (an output it could not write), or one that died
+//                                  reused: its files are removed (a re-run needs no --overwrite)
 // "That run's files" are the ones its manifest lists as written when it ended (files added to the
 // folder later stay), or, for a run that died, everything but the files that were there before.
 // Files listed in `protect` (inputs inside the folder, e.g. a checkpoint to resume from) are never
@@ -33,8 +34,8 @@ class RunFolder {
   ~RunFolder();  // releases the lock
 
   const std::filesystem::path& dir() const { return dir_; }
-  // Records the outcome ("complete", "interrupted" or "failed", with the error) and the files the
-  // run wrote.
+  // Records the outcome ("complete", "interrupted", "incomplete" or "failed", with the error) and
+  // the files the run wrote.
   void mark(const std::string& status, const std::string& error = "");
   // What happened to the folder when it was claimed ("" for a new folder), for the run log.
   const std::string& note() const { return note_; }

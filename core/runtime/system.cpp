@@ -42,11 +42,16 @@ static uint64_t status_field_kb(const char* key) {
 uint64_t peak_rss_bytes() { return status_field_kb("VmHWM:"); }
 uint64_t current_rss_bytes() { return status_field_kb("VmRSS:"); }
 
+namespace detail {
+std::atomic<bool> g_interrupted{false};
+}  // namespace detail
+
 namespace {
 std::mutex g_mem_mu;
 std::map<int, std::pair<std::string, std::function<Json()>>> g_reporters;
 int g_next_reporter = 0;
-std::atomic<bool> g_interrupted{false};
+using detail::g_interrupted;
+std::atomic<int> g_signal{0};  // the first stop signal (0: none)
 std::atomic<int> g_threads{1};
 
 std::atomic<int64_t> g_first_signal_ns{0};
@@ -70,6 +75,7 @@ extern "C" void on_stop_signal(int sig) {
     ::_exit(kExitInterrupted);
   }
   g_first_signal_ns = monotonic_ns();
+  g_signal = sig;
   const char term[] = "\nmlsys: SIGTERM received; finishing the current step and saving state (signal again to abort)\n";
   const char intr[] = "\nmlsys: interrupt received; finishing the current step and saving state (Ctrl-C again to abort)\n";
   if (sig == SIGTERM) (void)!::write(2, term, sizeof term - 1);
@@ -128,8 +134,17 @@ void install_interrupt_handler() {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 }
-bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }
-void clear_interrupt() { g_interrupted = false; }
+std::string interrupt_signal_name() {
+  switch (g_signal.load()) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "a signal";
+  }
+}
+void clear_interrupt() {
+  g_interrupted = false;
+  g_signal = 0;
+}
 
 std::string self_executable() {
   char buf[4096];

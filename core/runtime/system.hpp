@@ -1,5 +1,6 @@
 #pragma once
 // Process-level facts: memory high-water marks, interrupt handling, thread setup.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -26,7 +27,14 @@ Json memory_report();
 // temporaries (core/util/fs.hpp) and exits at once with kExitInterrupted (130).
 inline constexpr int64_t kRepeatedSignalWindowNs = 500'000'000;
 void install_interrupt_handler();
-bool interrupted();
+namespace detail {
+extern std::atomic<bool> g_interrupted;  // set by the handler; read through interrupted()
+}
+// Inline and relaxed: cheap enough to ask once per round of the hottest loop (LongLoop::tick).
+inline bool interrupted() { return detail::g_interrupted.load(std::memory_order_relaxed); }
+// The signal that set the flag, as users and schedulers name it ("SIGINT", "SIGTERM"); "a signal"
+// when the flag was set otherwise (tests) or not at all. Stop messages name it.
+std::string interrupt_signal_name();
 void clear_interrupt();  // for tests
 
 // Absolute path of the running executable (/proc/self/exe), or "mlsys" when it cannot be read.

@@ -7,8 +7,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <vector>
 
+#include "core/runtime/long_loop.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys {
@@ -28,14 +30,21 @@ ContentHasher& ContentHasher::add(std::string_view bytes) {
 }
 
 ContentHasher& ContentHasher::add_file(const fs::path& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) throw Error("cannot open " + path.string() + " to hash it: " + std::strerror(errno));
+  std::error_code ec;
+  const uint64_t size = fs::file_size(path, ec);
+  // A multi-GB input is hashed for the run record: progress and stops per MiB like any reader.
+  LongLoop loop("hash " + path.filename().string(), ec ? 0 : size >> 20, "MiB");
   std::vector<char> buf(1 << 20);
   size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) XXH3_128bits_update(&state_->xxh, buf.data(), n);
-  bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) throw Error("read error while hashing " + path.string());
+  uint64_t mib = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f.get())) > 0) {
+    XXH3_128bits_update(&state_->xxh, buf.data(), n);
+    loop.beat(++mib);
+  }
+  if (std::ferror(f.get()) != 0) throw Error("read error while hashing " + path.string());
+  loop.finish(mib);
   return *this;
 }
 

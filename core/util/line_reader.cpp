@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "core/runtime/long_loop.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys {
@@ -16,6 +17,9 @@ LineReader::LineReader(const std::filesystem::path& path, size_t chunk_bytes)
   gzbuffer(f, 256 * 1024);
   gz_ = f;
   buf_.resize(chunk_);
+  std::error_code ec;
+  const uint64_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  loop_ = std::make_unique<LongLoop>("read " + path.filename().string(), ec ? 0 : size >> 20, "MiB");
 }
 
 LineReader::~LineReader() {
@@ -24,6 +28,8 @@ LineReader::~LineReader() {
 
 bool LineReader::fill() {
   if (eof_) return false;
+  // One clock read per chunk (1 MiB by default): negligible beside reading and parsing it.
+  loop_->beat(static_cast<uint64_t>(gzoffset(static_cast<gzFile>(gz_))) >> 20);
   // Keep the partial line, move it to the front and grow the buffer only if a line is longer.
   size_t keep = end_ - begin_;
   if (keep > 0 && begin_ > 0) std::memmove(buf_.data(), buf_.data() + begin_, keep);
@@ -44,7 +50,10 @@ bool LineReader::fill() {
   if (got == 0 && errnum == Z_BUF_ERROR)
     throw InputError(path_ + ": truncated gzip file: the compressed data ends early, " + read_so_far +
                      "; the file is incomplete: obtain or compress it again");
-  if (got == 0) eof_ = true;
+  if (got == 0) {
+    eof_ = true;
+    loop_->finish(static_cast<uint64_t>(gzoffset(static_cast<gzFile>(gz_))) >> 20);
+  }
   end_ += static_cast<size_t>(got);
   return got > 0;
 }

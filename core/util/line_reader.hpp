@@ -4,10 +4,13 @@
 // plain files through). CSV files: core/util/csv.hpp reads them through this.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace mlsys {
+
+class LongLoop;
 
 class LineReader {
  public:
@@ -19,7 +22,9 @@ class LineReader {
 
   // Next line without its "\n" / "\r\n"; the view stays valid until the next call. A gzip file
   // that is cut short or corrupt is an InputError naming the file and the lines read before it
-  // (the partial last line is never returned).
+  // (the partial last line is never returned). Every chunk read checks the stop flag and shows
+  // progress (core/runtime/long_loop.hpp): a SIGINT or SIGTERM stops a multi-GB read with
+  // Interrupted after at most one more chunk.
   bool next(std::string_view& line);
   // 1-based number of the line last returned.
   int64_t line_number() const { return line_no_; }
@@ -34,6 +39,7 @@ class LineReader {
   size_t chunk_;
   bool eof_ = false;
   int64_t line_no_ = 0;
+  std::unique_ptr<LongLoop> loop_;  // in MiB of the file (compressed size for gzip)
 };
 
 // Counts newline-terminated lines (plus a final unterminated one) with the same I/O path as

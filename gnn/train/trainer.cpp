@@ -106,7 +106,8 @@ class Worker {
         ++epoch;
         break;
       }
-      if (o_.checkpoint_every > 0 && (epoch + 1) % o_.checkpoint_every == 0 && epoch + 1 < o_.epochs) save(epoch + 1);  // finish saves the last
+      if (o_.checkpoint_every > 0 && (epoch + 1) % o_.checkpoint_every == 0 && epoch + 1 < o_.epochs)
+        save(epoch + 1, false);  // finish saves the last
     }
     finish(epoch);
   }
@@ -182,6 +183,17 @@ class Worker {
       Json h = load_checkpoint(o_.resume, *opt_);
       check_fingerprint(fingerprint_, h.find("fingerprint"), o_.resume);
       start_ = static_cast<int>(h["epoch"].as_int());
+      // The model is at epoch start_: a shorter run cannot be had from it, and training nothing
+      // while reporting success would hide that.
+      if (start_ > o_.epochs)
+        throw ConfigError(fmt::format("gnn.epochs = {} but the checkpoint {} already holds {} epochs: to train further set "
+                                      "gnn.epochs above {} (e.g. --set gnn.epochs={}); to train {} epochs, start without "
+                                      "--resume",
+                                      o_.epochs, o_.resume, start_, start_, 2 * start_, o_.epochs));
+      if (start_ == o_.epochs && rank_ == 0)
+        log::warn("train-gnn: the checkpoint {} already holds all {} epochs: nothing to train (raise gnn.epochs to "
+                  "train further); the results are the checkpoint's",
+                  o_.resume, start_);
       const Json& st = h["adaptor"];
       const Json* ff = st.find("fwd_floor");
       const Json* bf = st.find("bwd_floor");
@@ -361,8 +373,9 @@ class Worker {
   }
 
   // ---- checkpoint ----
-  // Rank 0 writes out_dir/checkpoint.bin: resuming starts at `next_epoch`.
-  void save(int next_epoch) {
+  // Rank 0 writes out_dir/checkpoint.bin: resuming starts at `next_epoch`. `last`: the run's final
+  // checkpoint (at its end or at a stop), without which the run is incomplete.
+  void save(int next_epoch, bool last) {
     if (rank_ != 0 || s_.out_dir.empty()) return;
     Json h = Json::object();
     h["epoch"] = next_epoch;
@@ -387,19 +400,24 @@ class Worker {
     try {
       save_checkpoint(path, h, *opt_);
       result_.checkpoint = path;
+      result_.checkpoint_epoch = next_epoch;
     } catch (const std::exception& e) {
-      // Disk full, folder gone: losing a checkpoint must not lose the training run with it.
+      // Disk full, folder gone: losing a checkpoint must not lose the training run with it, but a
+      // lost last one makes the run incomplete (train-gnn's command reports it and exits 1).
       ++result_.failed_checkpoints;
-      log::warn("train-gnn: checkpoint after epoch {} not written ({}); training goes on", next_epoch - 1, e.what());
+      if (last)
+        result_.last_checkpoint_error = e.what();
+      else
+        log::warn("train-gnn: checkpoint after epoch {} not written ({}); training goes on", next_epoch - 1, e.what());
     }
   }
 
   void stop_interrupted(int epoch) {
     ex_->drain();
-    save(epoch + 1);
+    save(epoch + 1, true);
     if (rank_ == 0) {
       result_.interrupted = true;
-      log::warn("train-gnn: interrupted; checkpoint written after epoch {}", epoch);
+      if (result_.last_checkpoint_error.empty()) log::warn("train-gnn: interrupted; checkpoint written after epoch {}", epoch);
     }
   }
 
@@ -409,7 +427,7 @@ class Worker {
     ex_->drain();
     ex_.reset();
     engine_.reset();  // the communicator is this thread's again
-    if (!result_.interrupted && epoch == o_.epochs) save(epoch);
+    if (!result_.interrupted && epoch == o_.epochs) save(epoch, true);
     if (bar_) bar_->finish();
     if (rank_ != 0) return;
     result_.switches = bsa_->switches();

@@ -22,7 +22,11 @@ struct TrainResult {
   double final_train = -1, final_val = -1, final_test = -1;
   bool interrupted = false;
   std::string checkpoint;  // last checkpoint written ("" if none)
+  int checkpoint_epoch = 0;  // the epoch `checkpoint` resumes at
   int failed_checkpoints = 0;  // checkpoints that could not be written (each a warning)
+  // Why the run's last checkpoint (at its end, or at a stop) was not written; "" when it was. The
+  // run is then incomplete: `checkpoint` is an older one, or none.
+  std::string last_checkpoint_error;
   int start_epoch = 0;
 };
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/runtime/event_queue.hpp"
-#include "core/runtime/run_context.hpp"
+#include "core/runtime/long_loop.hpp"
 #include "core/util/error.hpp"
 #include "sched/placement/fragmentation.hpp"
 #include "sim/engine/id_set.hpp"
@@ -108,7 +108,10 @@ class Engine final : public sched::SchedulerContext {
       last_time_ = origin_;
       next_sample_ = o_.sample_interval > 0 ? origin_ + o_.sample_interval : kInf;
     }
-    int64_t loops = 0;
+    // Stops and progress by time (a round costs from nanoseconds to milliseconds).
+    LongLoop loop("simulation", n, "jobs finished", [this](uint64_t done) {
+      if (progress_) progress_(static_cast<int64_t>(done));
+    });
     while (true) {
       double t_sub = next < n ? jobs_[next].info.submit : kInf;
       double t_ev = events_.empty() ? kInf : events_.top_time();
@@ -136,10 +139,7 @@ class Engine final : public sched::SchedulerContext {
       }
       ++res_.rounds;
       policy_->schedule(*this);
-      if ((++loops & 0xFFFF) == 0) {
-        if (RunContext::stop_requested()) throw Error("interrupted (SIGINT)");
-        if (progress_) progress_(static_cast<int64_t>(finished_));
-      }
+      loop.tick(finished_);
     }
     if (finished_ != n) {
       JobId stuck = -1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <queue>
 
+#include "core/runtime/long_loop.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys::sim::helios {
@@ -120,12 +121,15 @@ VcResult simulate_vc(const std::vector<Job>& jobs, const std::vector<int>& indic
   int64_t t = n > 0 ? std::min<int64_t>(0, submit[arrivals[0]]) : 0;
   std::vector<int> queue;  // pending, in list order
   const int capacity = nodes * gpus_per_node;
+  // Stop checks by time (the VCs run in parallel; the mode shows progress per VC).
+  LongLoop loop("Helios " + policy, static_cast<uint64_t>(n), "jobs finished", LongLoop::Report());
 
   if (policy != "srtf") {
     using End = std::pair<int64_t, int>;
     std::priority_queue<End, std::vector<End>, std::greater<End>> ends;
     std::vector<char> prio_set(static_cast<size_t>(n), 0);
     while (done < n) {
+      loop.tick(static_cast<uint64_t>(done));
       ++res.ticks_processed;
       bool quiet = true;
       while (!ends.empty() && ends.top().first == t) {
@@ -192,6 +196,7 @@ VcResult simulate_vc(const std::vector<Job>& jobs, const std::vector<int>& indic
     std::vector<Item> items;
     std::vector<int> keep;
     while (done < n) {
+      loop.tick(static_cast<uint64_t>(done));
       ++res.ticks_processed;
       bool quiet = true;
       keep.clear();

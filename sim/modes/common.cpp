@@ -2,16 +2,13 @@
 
 #include <algorithm>
 
+#include "core/runtime/long_loop.hpp"
 #include "core/util/error.hpp"
 #include "core/util/thread_pool.hpp"
 #include "sched/workload/traces/read_trace.hpp"
 
 namespace mlsys::sim {
 namespace {
-
-// Runs of at least this many jobs show progress (a bar on a terminal, a log line every few
-// seconds otherwise); shorter ones finish before a bar would help.
-constexpr int64_t kLongRun = 250000;
 
 // The run record's inputs (summary.json "run.inputs": path, size, content hash) for a trace read
 // from files: every trace file and every other file the read used (Gavel throughputs).
@@ -24,11 +21,12 @@ void record_trace_inputs(RunContext& ctx, const workload::TraceSummary& s) {
 
 }  // namespace
 
-// A progress display for a phase of `total` items, or none for a short phase (or run.progress off).
+// A progress display for a phase of `total` items (quiet while the phase is short), or none when
+// run.progress is off.
 std::optional<Progress> phase_progress(const RunContext& ctx, const std::string& what, int64_t total,
                                        const std::string& unit) {
   std::optional<Progress> p;
-  if (total >= kLongRun && ctx.progress_enabled()) p.emplace(what, static_cast<uint64_t>(total), unit);
+  if (ctx.progress_enabled()) p.emplace(what, static_cast<uint64_t>(total), unit);
   return p;
 }
 
@@ -43,22 +41,16 @@ std::vector<workload::JobSpec> load_jobs(RunContext& ctx, std::string& source) {
   const auto& t = ctx.get(workload::trace_section());
   if (t.path.empty() && t.paths.empty()) {
     const auto& g = ctx.get(workload::tracegen_section());
-    auto progress = phase_progress(ctx, "generate trace", g.jobs, "jobs");
+    LongLoop loop("generate trace", static_cast<uint64_t>(g.jobs), "jobs");
     workload::TraceGenerator gen(g, ctx.seed());
     std::vector<workload::JobSpec> jobs;
     jobs.reserve(static_cast<size_t>(std::min<int64_t>(g.jobs, int64_t{1} << 27)));
     workload::JobSpec j;
     while (gen.next(j)) {
       jobs.push_back(std::move(j));
-      if ((jobs.size() & 0xFFFF) == 0) {
-        if (RunContext::stop_requested()) throw Error("interrupted while generating the trace");
-        if (progress) progress->update(jobs.size());
-      }
+      loop.tick(jobs.size());
     }
-    if (progress) {
-      progress->update(jobs.size());
-      progress->finish();
-    }
+    loop.finish(jobs.size());
     workload::finalize_jobs(jobs);
     Json rec = Json::object();  // what the generated trace came from
     rec["jobs"] = static_cast<int64_t>(jobs.size());

@@ -16,12 +16,8 @@ void generate_mode(RunContext& ctx) {
   // An explicit output file is the user's: replaced only when asked to.
   if (!g.out.empty() && std::filesystem::exists(g.out) && !ctx.run().overwrite)
     throw ConfigError("tracegen.out = '" + g.out + "' already exists; choose another path, or pass --overwrite to replace it");
-  auto progress = phase_progress(ctx, "generate trace", g.jobs, "jobs");
   std::string durations;
-  int64_t n = workload::generate_trace_file(
-      g, ctx.seed(), path, [&](int64_t done) { if (progress) progress->update(static_cast<uint64_t>(done)); },
-      &durations);
-  if (progress) progress->finish();
+  int64_t n = workload::generate_trace_file(g, ctx.seed(), path, &durations);
   ctx.summary()["generated_jobs"] = n;
   ctx.summary()["trace_file"] = path;
   ctx.summary()["durations"] = durations;

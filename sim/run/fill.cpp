@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "core/runtime/run_context.hpp"
+#include "core/runtime/long_loop.hpp"
 #include "core/util/error.hpp"
 #include "core/util/random.hpp"
 #include "core/util/svg_chart.hpp"
@@ -77,8 +77,9 @@ OneRun run_once(const std::vector<EngineJob>& pods, const ClusterSpec& spec, con
   int64_t arrived = 0, failed = 0, failed_milli = 0;
   int k = 1;
   sched::Allocation a;
+  LongLoop loop("fill", 0, "pods placed", LongLoop::Report());  // stop checks only: runs go in parallel
   while (k <= steps) {
-    if ((r.pods & 0xFFF) == 0 && RunContext::stop_requested()) throw Error("interrupted (SIGINT)");
+    loop.tick(static_cast<uint64_t>(r.pods));
     sched::JobInfo job = pods[order.next()].info;
     job.id = static_cast<sched::JobId>(r.pods++);
     const int64_t demand = int64_t{job.num_gpus} * job.gpu_milli;

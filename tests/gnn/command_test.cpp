@@ -1,7 +1,9 @@
 // The real `mlsys train-gnn` binary: quickstart outputs, determinism, errors, resume flag.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 
 #include "core/util/json.hpp"
@@ -164,4 +166,51 @@ TEST_CASE("one worker on a generated graph: the graph's features, read in place,
   Json s = Json::parse(read_text(t / "run" / "summary.json"));
   CHECK(s["epochs_run"].as_int() == 3);
   CHECK(s["final_train_acc"].as_number() > 0.0);
+}
+
+TEST_CASE("resume with fewer epochs than the checkpoint holds is an error that says how to go on") {
+  // It used to train nothing and report a complete run.
+  TempDir t;
+  const std::string cache = " --set gnn.graph.cache_dir=" + (t / "cache").string();
+  auto first = run_mlsys("train-gnn -q --set run.progress=off --out " + (t / "run").string() + " --set gnn.epochs=3" + cache);
+  REQUIRE(first.exit_code == 0);
+  auto fewer = run_mlsys("train-gnn -q --out " + (t / "fewer").string() + " --set gnn.epochs=2 --resume " +
+                         (t / "run/checkpoint.bin").string() + cache);
+  INFO(fewer.err);
+  CHECK(fewer.exit_code == 2);
+  CHECK(fewer.err.find("gnn.epochs = 2 but the checkpoint") != std::string::npos);
+  CHECK(fewer.err.find("already holds 3 epochs") != std::string::npos);
+  CHECK(fewer.err.find("set gnn.epochs above 3") != std::string::npos);
+}
+
+TEST_CASE("a final checkpoint that cannot be written (full disk) leaves an incomplete run and exit 1") {
+  // On a full disk the run used to exit 0, status complete, its summary naming an older checkpoint.
+  // The full disk is a small tmpfs mounted here: it holds the run's small files, not the checkpoint.
+  TempDir t;
+  const std::filesystem::path disk = t / "disk";
+  std::filesystem::create_directories(disk);
+  if (::geteuid() != 0) MLSYS_SKIP("no-root", "mounting a small tmpfs (a full disk) needs root");
+  auto mount = test::run_shell("mount -t tmpfs -o size=160k tmpfs '" + disk.string() + "'");
+  if (mount.exit_code != 0) MLSYS_SKIP("no-mount", "cannot mount a tmpfs here (" << mount.err << ")");
+  struct Unmount {
+    std::string dir;
+    ~Unmount() { test::run_shell("umount '" + dir + "'"); }
+  } unmount{disk.string()};
+  // hidden 1024: a checkpoint of ~0.5 MiB, far above what is left once the small files are written.
+  auto r = run_mlsys("train-gnn -q --set run.progress=off --set gnn.trace_epochs=0 --set gnn.model.hidden=1024 --out " + (disk / "run").string() +
+                     " --set gnn.epochs=3 --set gnn.graph.cache_dir=" + (t / "cache").string());
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("the run is incomplete, not written: checkpoint.bin") != std::string::npos);
+  REQUIRE(std::filesystem::exists(disk / "run/summary.json"));
+  Json s = Json::parse(read_text(disk / "run/summary.json"));
+  CHECK(s["run"]["status"].as_string() == "incomplete");
+  CHECK(s["run"]["partial"].as_bool());
+  const Json* missing = s["run"].find("missing");
+  REQUIRE(missing);
+  REQUIRE(missing->size() >= 1);
+  CHECK(missing->as_array()[0].find("output")->as_string() == "checkpoint.bin");
+  CHECK(missing->as_array()[0].find("error")->as_string().find("after epoch 3 of 3") != std::string::npos);
+  CHECK(s.find("checkpoint") == nullptr);  // no checkpoint of this run exists
+  CHECK(s["last_checkpoint_error"].as_string().find("No space left") != std::string::npos);
 }

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <numeric>
 
-#include "core/runtime/run_context.hpp"
+#include "core/runtime/long_loop.hpp"
 #include "core/util/csv.hpp"
 #include "core/util/error.hpp"
 #include "core/util/line_reader.hpp"
@@ -249,7 +249,7 @@ std::vector<JobSpec> generate_trace(const TracegenOptions& opts, uint64_t seed) 
 }
 
 int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path,
-                            const std::function<void(int64_t)>& progress, std::string* duration_source) {
+                            std::string* duration_source) {
   TraceGenerator g(opts, seed);
   if (duration_source) *duration_source = g.duration_source();
   // Streamed to a temporary file in the same folder, renamed at the end: atomic without holding
@@ -260,22 +260,18 @@ int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const st
   append_native_header(rows);
   JobSpec j;
   int64_t n = 0;
+  LongLoop loop("generate trace", static_cast<uint64_t>(opts.jobs), "jobs");
   while (g.next(j)) {
     append_native_row(rows, j);
     if ((++n & 0x3FF) == 0) {
       out.append_lines(rows);
       rows.clear();
-      if ((n & 0xFFFF) == 0) {
-        if (RunContext::stop_requested())
-          throw Error("interrupted after " + std::to_string(n) + " of " + std::to_string(opts.jobs) + " jobs; " + path +
-                      " was not written");
-        if (progress) progress(n);
-      }
     }
+    loop.tick(static_cast<uint64_t>(n));  // a stop leaves no file: `out` removes its temporary
   }
   out.append_lines(rows);
   out.commit();
-  if (progress) progress(n);
+  loop.finish(static_cast<uint64_t>(n));
   return n;
 }
 

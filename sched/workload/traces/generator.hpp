@@ -56,10 +56,10 @@ class TraceGenerator {
 
 std::vector<JobSpec> generate_trace(const TracegenOptions& opts, uint64_t seed);
 // Generates straight into a native CSV file (streamed, atomic); returns the number of jobs.
-// `progress(done)` is called every 65,536 jobs when given. Stops with an Error, leaving no file,
-// when RunContext::stop_requested() (Ctrl-C, SIGTERM). `duration_source` (optional) receives
+// Progress and stops by time (core/runtime/long_loop.hpp): a signal stops it within a beat with
+// Interrupted, leaving no file. `duration_source` (optional) receives
 // TraceGenerator::duration_source().
 int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path,
-                            const std::function<void(int64_t)>& progress = {}, std::string* duration_source = nullptr);
+                            std::string* duration_source = nullptr);
 
 }  // namespace mlsys::workload

@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "core/runtime/run_context.hpp"
+#include "core/runtime/run_folder.hpp"
 #include "core/runtime/system.hpp"
 #include "core/runtime/table.hpp"
 #include "core/util/error.hpp"
@@ -41,6 +43,35 @@ TEST_CASE("run context: creates the folder, writes config.yaml and refuses to re
   CHECK_THROWS_AS(RunContext("demo", std::move(again)), UsageError);
   auto forced = config::resolve({&run_section()}, {}, {"run.out_dir=" + out, "run.overwrite=true", "run.log_level=warn"});
   CHECK_NOTHROW(RunContext("demo", std::move(forced)));
+}
+
+TEST_CASE("run context: a result that cannot be written makes the run incomplete, the others are still written") {
+  // A run that lost an output (a full disk, a folder in the way) used to be marked complete (a
+  // checkpoint) or lose every later result and its summary (a table).
+  test::TempDir dir("ctx_missing");
+  auto out = (dir / "run").string();
+  auto cfg = config::resolve({&run_section()}, {}, {"run.out_dir=" + out, "run.log_level=quiet"});
+  {
+    RunContext ctx("demo", std::move(cfg));
+    std::filesystem::create_directories(dir / "run/blocked.csv/inside");  // a folder where the file goes
+    Table t({"x"});
+    t.add_row({1.0});
+    ctx.write_table("blocked.csv", t);
+    CHECK(ctx.incomplete());
+    ctx.write_table("fine.csv", t);
+    ctx.missing_output("checkpoint.bin", "No space left on device");
+    ctx.finish();
+  }
+  CHECK(test::read_text(dir / "run/fine.csv") == "x\n1\n");
+  Json s = Json::parse(test::read_text(dir / "run/summary.json"));
+  CHECK(s["run"]["status"].as_string() == "incomplete");
+  CHECK(s["run"]["partial"].as_bool());
+  const Json* missing = s["run"].find("missing");
+  REQUIRE(missing);
+  REQUIRE(missing->size() == 2);
+  CHECK(missing->as_array()[0].find("output")->as_string() == "blocked.csv");
+  CHECK(missing->as_array()[1].find("error")->as_string() == "No space left on device");
+  CHECK(run_folder_status(dir / "run") == "incomplete");
 }
 
 TEST_CASE("system: memory report lists registered pools") {
