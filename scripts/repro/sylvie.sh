@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sylvie reproduction: {fp32 sync, fp32 pipeline, 1-bit sync, 1-bit pipeline, 1-bit pipeline K=5,
 # K=10} x {GCN, GraphSAGE} on the scaled Reddit-shaped graph (configs/repro/sylvie/base.yaml says
-# how it is scaled and made as hard as Reddit), 4 partitions, PCIe-4 link model with DELIVERED
+# how it is scaled and why fp32 stays below its label-noise ceiling), 4 partitions, PCIe-4 link model with DELIVERED
 # delays (comm.link_sleep); each configuration over SEEDS seeds (seed 1..SEEDS), reported as
 # mean +- sd; then our table beside the published rows of
 # ../shared/reference/sylvie_results/reddit_n4.csv.
