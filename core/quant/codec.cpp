@@ -1,7 +1,10 @@
 #include "core/quant/codec.hpp"
 
+#include <map>
+#include <mutex>
 #include <set>
 
+#include "core/quant/codec_override.hpp"
 #include "core/tensor/device_backend.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
@@ -55,8 +58,39 @@ const char* to_string(Impl i) {
 
 Impl impl_for(const Device& d) { return d.is_cuda() ? Impl::cuda : Impl::fast; }
 
+namespace {
+struct Overrides {
+  std::mutex mu;
+  std::map<std::string, CodecOverride::Factory> by_name;
+};
+Overrides& overrides() {
+  static Overrides o;
+  return o;
+}
+}  // namespace
+
+CodecOverride::CodecOverride(std::string name, Factory factory) : name_(std::move(name)) {
+  codec_registry().entry(name_);  // ConfigError for an unknown name
+  auto& o = overrides();
+  std::lock_guard lock(o.mu);
+  if (!o.by_name.emplace(name_, std::move(factory)).second) throw std::logic_error("codec '" + name_ + "' overridden twice");
+}
+
+CodecOverride::~CodecOverride() {
+  auto& o = overrides();
+  std::lock_guard lock(o.mu);
+  o.by_name.erase(name_);
+}
+
 std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& params) {
-  auto c = codec_registry().create(name, params);
+  std::unique_ptr<Codec> c;
+  {
+    auto& o = overrides();
+    std::lock_guard lock(o.mu);
+    auto it = o.by_name.find(name);
+    if (it != o.by_name.end()) c = it->second(codec_registry().entry(name).factory, params);
+  }
+  if (!c) c = codec_registry().create(name, params);
   if (params.impl == Impl::cuda) device_backend(Device::Kind::cuda);  // ConfigError with the reason when unavailable
   if (params.impl == Impl::cuda && !c->device()) throw ConfigError("codec '" + name + "' has no CUDA kernels");
   return c;
