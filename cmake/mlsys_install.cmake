@@ -34,7 +34,7 @@ if(MLSYS_HAVE_CUDA)
   # dpkg-shlibdeps cannot resolve it: name the Debian libraries by hand (CPU builds compute them).
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
-      "libyaml-cpp0.7, libfmt9, libboost-program-options1.74.0, libopenblas0, libmetis5, libgomp1, zlib1g, libstdc++6, libopenmpi3")
+      "libyaml-cpp0.7, libfmt9, libboost-program-options1.74.0, libopenblas0, libmetis5, libgomp1, zlib1g, libzip4, libstdc++6, libopenmpi3")
 else()
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 endif()

@@ -8,11 +8,12 @@
 #include "core/quant/device_kernels.hpp"
 #include "core/quant/rng.hpp"
 #include "core/util/error.hpp"
+#include "core/util/splitmix64.hpp"
 
 namespace mlsys::comm {
 
 uint64_t block_seed(uint64_t seed, int src, int dst) {
-  return quant::splitmix64(seed ^ quant::splitmix64((uint64_t(uint32_t(src)) << 32) | uint32_t(dst)));
+  return splitmix64_mix(seed ^ splitmix64_mix((uint64_t(uint32_t(src)) << 32) | uint32_t(dst)));
 }
 
 namespace {

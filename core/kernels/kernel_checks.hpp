@@ -5,8 +5,9 @@
 #include <string>
 
 #include "core/kernels/kernels.hpp"
-#include "core/quant/hd.hpp"
 #include "core/quant/rng.hpp"
+#include "core/util/hd.hpp"
+#include "core/util/splitmix64.hpp"
 
 namespace mlsys::kernels::detail {
 
@@ -45,16 +46,10 @@ RowDims check_dropout_keyed_csr(const Csr& a, const Tensor& row_ids, float p, co
 SpmmShape check_spmm(const Csr& a, const Tensor& x, const Tensor& out, const Tensor& edge_values, bool transposed,
                      const char* fn);
 
-// Counter-based hash used by dropout (one splitmix64 step, as mlsys::splitmix64_step); identical on
-// every backend.
-MLSYS_HD uint64_t mix64(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+// Counter-based uniform used by dropout (splitmix64, core/util/splitmix64.hpp); identical on every
+// backend.
 MLSYS_HD float uniform_from(uint64_t seed, uint64_t i) {
-  return static_cast<float>(mix64(seed * 0xd1342543de82ef95ull + i) >> 40) * (1.0f / 16777216.0f);
+  return static_cast<float>(splitmix64_step(seed * 0xd1342543de82ef95ull + i) >> 40) * (1.0f / 16777216.0f);
 }
 
 // Keyed (partition-invariant) dropout: the draws depend on (seed, row id, column), never on where
@@ -62,24 +57,22 @@ MLSYS_HD float uniform_from(uint64_t seed, uint64_t i) {
 //   dense: row key = high 32 bits of derive_seed(seed, id); keep column c when
 //          (quant::rng_bits(key, c) >> 8) >= threshold, threshold = floor(p * 2^24) (24-bit uniform)
 //   CSR:   keep nonzero (id, c) when the 53-bit uniform of derive_seed(seed, id, c) is >= p
-// derive_key(seed, tag) is mlsys::derive_seed(seed, tag) (core/util/random.hpp) for host and device.
-MLSYS_HD uint64_t derive_key(uint64_t seed, uint64_t tag) { return mix64(seed ^ mix64(tag)); }
 MLSYS_HD uint32_t keyed_threshold(float p) { return static_cast<uint32_t>(static_cast<double>(p) * 16777216.0); }
 MLSYS_HD uint32_t keyed_row_key(uint64_t seed, int64_t id) {
-  return static_cast<uint32_t>(derive_key(seed, static_cast<uint64_t>(id)) >> 32);
+  return static_cast<uint32_t>(derive_seed(seed, static_cast<uint64_t>(id)) >> 32);
 }
 MLSYS_HD bool keyed_keep(uint32_t row_key, int64_t c, uint32_t threshold) {
   return (quant::rng_bits(row_key, static_cast<uint32_t>(c)) >> 8) >= threshold;
 }
 // The CSR rule in integers: the 53-bit uniform u * 2^-53 is >= p exactly when u >= ceil(p * 2^53)
-// (exact in double: p is a float). Given the row's seed, derive_key(seed, id), a row's nonzeros
+// (exact in double: p is a float). Given the row's seed, derive_seed(seed, id), a row's nonzeros
 // take it once (the host kernel vectorizes over them).
 MLSYS_HD uint64_t keyed_keep_from(float p) { return static_cast<uint64_t>(ceil(static_cast<double>(p) * 0x1.0p53)); }
 MLSYS_HD bool keyed_keep_nonzero_in_row(uint64_t row_seed, int64_t c, uint64_t keep_from) {
-  return (derive_key(row_seed, static_cast<uint64_t>(c)) >> 11) >= keep_from;
+  return (derive_seed(row_seed, static_cast<uint64_t>(c)) >> 11) >= keep_from;
 }
 MLSYS_HD bool keyed_keep_nonzero(uint64_t seed, int64_t id, int64_t c, float p) {
-  return keyed_keep_nonzero_in_row(derive_key(seed, static_cast<uint64_t>(id)), c, keyed_keep_from(p));
+  return keyed_keep_nonzero_in_row(derive_seed(seed, static_cast<uint64_t>(id)), c, keyed_keep_from(p));
 }
 
 }  // namespace mlsys::kernels::detail

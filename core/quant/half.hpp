@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/quant/hd.hpp"
+#include "core/util/hd.hpp"
 
 namespace mlsys::quant {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "core/quant/half.hpp"
-#include "core/quant/hd.hpp"
+#include "core/util/hd.hpp"
 #include "core/quant/meta_precision.hpp"
 
 namespace mlsys::quant {

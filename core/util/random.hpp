@@ -1,10 +1,11 @@
 #pragma once
 // The project's one general-purpose random number generator: xoshiro256** (Blackman & Vigna),
-// seeded by the standard splitmix64 sequence, with the distributions the modules need. It gives
-// the same stream on every platform and standard library (std:: distributions do not), which the
-// determinism rule needs: same seed and config, same generated trace, graph and initialization.
+// seeded by the standard splitmix64 sequence (core/util/splitmix64.hpp), with the distributions the
+// modules need. It gives the same stream on every platform and standard library (std::
+// distributions do not), which the determinism rule needs: same seed and config, same generated
+// trace, graph and initialization.
 //
-// Independent streams come from derive_seed(seed, tag...) (a participant, a block of rows, a node),
+// Independent streams come from derive_seed(seed, tag...) (core/util/splitmix64.hpp: a participant, a block of rows, a node),
 // so results do not depend on thread or rank counts. The counter-based bits used by quantization
 // on devices (core/quant/rng.hpp) are a different tool: stateless, one hash per element.
 #include <cmath>
@@ -13,22 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/util/splitmix64.hpp"
+
 namespace mlsys {
-
-// One step of splitmix64: advance by the golden gamma, then mix.
-inline uint64_t splitmix64_step(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-// A seed for an independent stream keyed by (seed, tags...): e.g. derive_seed(seed, rank, block).
-inline uint64_t derive_seed(uint64_t seed, uint64_t tag) { return splitmix64_step(seed ^ splitmix64_step(tag)); }
-template <class... Tags>
-uint64_t derive_seed(uint64_t seed, uint64_t tag, uint64_t next, Tags... rest) {
-  return derive_seed(derive_seed(seed, tag), next, rest...);
-}
 
 class Rng {
  public:
@@ -37,7 +25,7 @@ class Rng {
   void reseed(uint64_t seed) {
     for (auto& x : s_) {
       x = splitmix64_step(seed);
-      seed += 0x9e3779b97f4a7c15ULL;
+      seed += kGoldenGamma;
     }
   }
 

@@ -44,20 +44,21 @@ ImageSet read_npy_images(const ImageFileSpec& spec) {
     throw InputError(where + ": expected images [N, H, W], [N, C, H, W] or [N, side*side], got " +
                      std::to_string(a.shape.size()) + " dimensions");
   }
+  std::vector<float> pixels = a.floats();
   float peak = 0;
-  for (float v : a.data) {
+  for (float v : pixels) {
     if (!std::isfinite(v) || v < 0) throw InputError(where + ": pixel values must be finite and non-negative");
     peak = std::max(peak, v);
   }
   if (peak > 1)
-    for (float& v : a.data) v /= peak;
-  s.pixels = std::move(a.data);
+    for (float& v : pixels) v /= peak;
+  s.pixels = std::move(pixels);
   if (!spec.labels.empty()) {
     const NpyArray l = read_npy(spec.labels);
     if (l.rows() != s.n || l.row_size() != 1)
       throw InputError(spec.labels.string() + ": expected " + std::to_string(s.n) + " labels (one per image of " + where + ")");
     std::vector<int32_t> labels;
-    for (float v : l.data) {
+    for (float v : l.floats()) {
       if (v < 0 || v != std::floor(v) || v > 1e6f)
         throw InputError(spec.labels.string() + ": labels must be non-negative integers");
       labels.push_back(static_cast<int32_t>(v));

@@ -1,27 +1,15 @@
 #pragma once
-// NumPy .npy arrays (format versions 1-3, C order). Reading converts float32/float64/int32/int64/
-// uint8 elements to float; writing always produces float32 (or int32 for labels) version 1.0.
-#include <cstdint>
+// CoOpt's .npy files go through the one reader and writer in core/util/npy.hpp (read_npy,
+// NpyArray::floats, write_npy); this adds writing a tensor: always float32, format 1.0.
 #include <filesystem>
-#include <vector>
 
 #include "core/tensor/tensor.hpp"
+#include "core/util/npy.hpp"
 
 namespace mlsys::dataopt {
 
-struct NpyArray {
-  std::vector<int64_t> shape;
-  std::vector<float> data;  // row-major
-  int64_t rows() const { return shape.empty() ? 0 : shape[0]; }
-  int64_t row_size() const;  // product of shape[1:]
-};
-
-// Throws InputError naming the file for a bad header, Fortran order, unsupported dtype or a
-// size that does not match the header.
-NpyArray read_npy(const std::filesystem::path& path);
-void write_npy(const std::filesystem::path& path, const std::vector<int64_t>& shape, const std::vector<float>& data);
 // An f32 tensor (any device) with its shape.
 void write_npy(const std::filesystem::path& path, const Tensor& t);
-void write_npy_int(const std::filesystem::path& path, const std::vector<int32_t>& data);
+using mlsys::write_npy;
 
 }  // namespace mlsys::dataopt

@@ -2,9 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <limits>
 
 #include "core/kernels/kernels.hpp"
 #include "core/util/error.hpp"
+
+// LAPACK's Cholesky factorization and solve, from the OpenBLAS core links (Debian's libopenblas0
+// exports LAPACK's Fortran symbols; no LAPACKE header is installed). Fortran convention: every
+// argument by address, column-major storage, the length of each character argument last.
+extern "C" {
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t uplo_len);
+void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda, double* b, const int* ldb, int* info,
+             size_t uplo_len);
+}
 
 namespace mlsys::dataopt {
 
@@ -61,37 +72,33 @@ std::vector<double> cholesky_solve(std::vector<double> a, int64_t n, const std::
                                    double ridge) {
   if (static_cast<int64_t>(a.size()) != n * n || static_cast<int64_t>(b.size()) != n * m)
     throw Error("cholesky_solve: sizes do not match n=" + std::to_string(n));
-  auto at = [n](int64_t i, int64_t j) { return static_cast<size_t>(i * n + j); };
-  for (int64_t i = 0; i < n; ++i) a[at(i, i)] += ridge;
-  // In-place lower Cholesky factor L (A = L L^T).
-  for (int64_t j = 0; j < n; ++j) {
-    double d = a[at(j, j)];
-    for (int64_t k = 0; k < j; ++k) d -= a[at(j, k)] * a[at(j, k)];
-    if (!(d > 0))
-      throw Error("ridge system is not positive definite (pivot " + std::to_string(j) + "); increase coopt.align.ridge");
-    const double l = std::sqrt(d);
-    a[at(j, j)] = l;
-    for (int64_t i = j + 1; i < n; ++i) {
-      double s = a[at(i, j)];
-      for (int64_t k = 0; k < j; ++k) s -= a[at(i, k)] * a[at(j, k)];
-      a[at(i, j)] = s / l;
-    }
-  }
-  std::vector<double> x = b;
-  auto xi = [m](int64_t i, int64_t c) { return static_cast<size_t>(i * m + c); };
-  for (int64_t c = 0; c < m; ++c) {
-    for (int64_t i = 0; i < n; ++i) {  // forward: L y = b
-      double s = x[xi(i, c)];
-      for (int64_t k = 0; k < i; ++k) s -= a[at(i, k)] * x[xi(k, c)];
-      x[xi(i, c)] = s / a[at(i, i)];
-    }
-    for (int64_t i = n - 1; i >= 0; --i) {  // backward: L^T x = y
-      double s = x[xi(i, c)];
-      for (int64_t k = i + 1; k < n; ++k) s -= a[at(k, i)] * x[xi(k, c)];
-      x[xi(i, c)] = s / a[at(i, i)];
-    }
-  }
-  return x;
+  if (n > std::numeric_limits<int>::max() / std::max<int64_t>(n, 1) || m > std::numeric_limits<int>::max())
+    throw Error("cholesky_solve: system too large for LAPACK's 32-bit sizes (n=" + std::to_string(n) + ")");
+  if (n == 0 || m == 0) return std::vector<double>(b.size(), 0.0);
+  for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i * n + i)] += ridge;
+  // LAPACK is column-major. A row-major lower triangle (the one the products fill) is the
+  // column-major upper one, so 'U' factors A = U^T U from the same entries; B is transposed in and
+  // X out.
+  const int ni = static_cast<int>(n), mi = static_cast<int>(m);
+  int info = 0;
+  dpotrf_("U", &ni, a.data(), &ni, &info, 1);
+  if (info < 0) throw Error("cholesky_solve: LAPACK dpotrf rejected argument " + std::to_string(-info));
+  // info > 0 names the first pivot that is not positive; OpenBLAS lets a NaN pivot through, so the
+  // factor's diagonal is checked too (the first NaN on it is where the NaN entered).
+  int64_t pivot = info > 0 ? info - 1 : -1;
+  for (int64_t j = 0; j < n && pivot < 0; ++j)
+    if (!(a[static_cast<size_t>(j * n + j)] > 0)) pivot = j;
+  if (pivot >= 0)
+    throw Error("ridge system is not positive definite (pivot " + std::to_string(pivot) + "); increase coopt.align.ridge");
+  std::vector<double> x(b.size());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t c = 0; c < m; ++c) x[static_cast<size_t>(c * n + i)] = b[static_cast<size_t>(i * m + c)];
+  dpotrs_("U", &ni, &mi, a.data(), &ni, x.data(), &ni, &info, 1);
+  if (info != 0) throw Error("cholesky_solve: LAPACK dpotrs rejected argument " + std::to_string(-info));
+  std::vector<double> out(b.size());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t c = 0; c < m; ++c) out[static_cast<size_t>(i * m + c)] = x[static_cast<size_t>(c * n + i)];
+  return out;
 }
 
 double mean_squared_diff(const Tensor& a, const Tensor& b) {

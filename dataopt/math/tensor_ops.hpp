@@ -21,8 +21,9 @@ Tensor select_rows(DeviceContext& ctx, const Tensor& m, const std::vector<int64_
 Tensor copy_on(DeviceContext& ctx, const Tensor& m);
 // Rows scaled to unit L2 norm (zero rows stay zero), as a new tensor on ctx.
 Tensor l2_normalize_rows(DeviceContext& ctx, const Tensor& m);
-// Solves (A + ridge * I) X = B for symmetric positive definite A (n x n), B (n x m), in double.
-// Throws Error when the matrix is not positive definite even with the ridge.
+// Solves (A + ridge * I) X = B for symmetric positive definite A (n x n), B (n x m), in double,
+// through LAPACK (dpotrf + dpotrs; only A's lower triangle is read). Throws Error naming the pivot
+// when the matrix is not positive definite even with the ridge.
 std::vector<double> cholesky_solve(std::vector<double> a, int64_t n, const std::vector<double>& b, int64_t m, double ridge);
 // Mean squared entry of (a - b).
 double mean_squared_diff(const Tensor& a, const Tensor& b);

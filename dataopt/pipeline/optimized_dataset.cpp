@@ -20,7 +20,8 @@ void append_rows(const fs::path& p, int64_t rows, int64_t cols, std::vector<floa
   if (a.shape.size() != 2 || a.shape[0] != rows || a.shape[1] != cols)
     throw InputError(p.string() + ": shape does not match the manifest (expected " + std::to_string(rows) + " x " +
                      std::to_string(cols) + ")");
-  dst.insert(dst.end(), a.data.begin(), a.data.end());
+  const std::vector<float> v = a.floats();
+  dst.insert(dst.end(), v.begin(), v.end());
 }
 
 }  // namespace
@@ -31,7 +32,7 @@ void write_shard(const fs::path& dir, int k, const Shard& s) {
   write_npy(d / "images.npy", s.images);
   write_npy(d / "targets.npy", s.targets);
   if (s.targets_unaligned.defined()) write_npy(d / "targets_unaligned.npy", s.targets_unaligned);
-  write_npy_int(d / "index.npy", s.index);
+  write_npy(d / "index.npy", {static_cast<int64_t>(s.index.size())}, s.index);
 }
 
 void write_manifest(const fs::path& dir, const Json& manifest) {
@@ -65,7 +66,7 @@ OptimizedDataset read_optimized(const fs::path& dir) {
       total += rows;
       NpyArray idx = read_npy(sd / "index.npy");
       if (idx.rows() != rows) throw InputError((sd / "index.npy").string() + ": row count differs from the manifest");
-      for (float v : idx.data) d.index.push_back(static_cast<int32_t>(v));
+      for (int64_t v : idx.ints()) d.index.push_back(static_cast<int32_t>(v));
       d.shard_of.insert(d.shard_of.end(), static_cast<size_t>(rows), static_cast<int32_t>(k));
       const Json* w = parts[k].find("weight");
       d.weight.insert(d.weight.end(), static_cast<size_t>(rows), w ? static_cast<float>(w->as_number()) : 1.0f);

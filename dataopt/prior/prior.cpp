@@ -59,7 +59,7 @@ Tensor load_embeddings(const std::filesystem::path& path, int64_t expected_rows)
   if (ext == ".npy") {
     NpyArray a = read_npy(path);
     if (a.shape.size() != 2) throw InputError(path.string() + ": embeddings must be a 2-D array (rows, dim)");
-    m = host_matrix(std::move(a.data), a.shape[0], a.shape[1]);
+    m = host_matrix(a.floats(), a.shape[0], a.shape[1]);
   } else if (ext == ".csv") {
     m = read_csv_matrix(path);
   } else {

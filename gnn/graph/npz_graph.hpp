@@ -9,7 +9,7 @@
 
 #include "gnn/graph/graph.hpp"
 #include "gnn/graph/graph_options.hpp"
-#include "gnn/graph/npz_archive.hpp"
+#include "core/util/npz.hpp"
 
 namespace mlsys::gnn {
 

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the test suites.
+#include <exception>
 #include <filesystem>
 #include <string>
 
@@ -36,6 +37,18 @@ std::filesystem::path shared_data();
 std::filesystem::path source_dir();
 void write_text(const std::filesystem::path& p, const std::string& content);
 std::string read_text(const std::filesystem::path& p);
+
+// The message of the E that `f` throws, "" when it throws none (any other exception propagates,
+// failing the test): CHECK(thrown_message<InputError>([&] { ... }).find("file: key") == 0).
+template <class E = std::exception, class F>
+std::string thrown_message(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace mlsys::test
 

@@ -1,5 +1,6 @@
-// Fuzz target: .npz graphs (gnn/graph/npz_archive.hpp, npz_graph.hpp) from arbitrary bytes: the ZIP
-// directory (ZIP64 fields included), inflating, the .npy header parser and every layout's checks.
+// Fuzz target: .npz graphs (core/util/npz.hpp through libzip, core/util/npy.hpp, gnn/graph/npz_graph.hpp)
+// from arbitrary bytes: the ZIP directory (ZIP64 fields included), the size checks before inflating,
+// inflating, the .npy header parser and every layout's checks.
 // Bad input is an InputError; anything else (a crash, another exception) is a finding.
 #include <string>
 
@@ -10,7 +11,7 @@
 MLSYS_FUZZ_TARGET(npz) {
   using namespace mlsys::gnn;
   try {
-    const NpzArchive a = NpzArchive::from_bytes(std::string(reinterpret_cast<const char*>(data), size), "fuzz.npz");
+    const mlsys::NpzArchive a = mlsys::NpzArchive::from_bytes(std::string(reinterpret_cast<const char*>(data), size), "fuzz.npz");
     for (const auto& key : a.keys()) {
       try {
         (void)a.array(key).doubles();

@@ -171,7 +171,7 @@ void keyed_csr(const Csr& a, const int32_t* ids, float p, uint64_t seed, float* 
   const uint64_t keep_from = keyed_keep_from(p);
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < a.rows; ++r)
-    keyed_csr_row(col + rp[r], v + rp[r], out + rp[r], rp[r + 1] - rp[r], derive_key(seed, static_cast<uint64_t>(ids[r])),
+    keyed_csr_row(col + rp[r], v + rp[r], out + rp[r], rp[r + 1] - rp[r], derive_seed(seed, static_cast<uint64_t>(ids[r])),
                   keep_from, scale);
 }
 }  // namespace

@@ -3,7 +3,10 @@
 #include <cmath>
 #include <vector>
 
+#include "core/kernels/kernel_checks.hpp"
+#include "core/quant/rng.hpp"
 #include "core/util/random.hpp"
+#include "core/util/splitmix64.hpp"
 
 namespace {
 struct SeededXoshiro : mlsys::Rng {
@@ -46,6 +49,17 @@ TEST_CASE("Rng seeds from the splitmix64 sequence, and derived streams differ by
   for (int i = 0; i < 4; ++i) CHECK(r.state()[i] == expect[i]);
   CHECK(mlsys::derive_seed(42, 1) != mlsys::derive_seed(42, 2));
   CHECK(mlsys::derive_seed(42, 1, 2) == mlsys::derive_seed(mlsys::derive_seed(42, 1), 2));
+}
+
+TEST_CASE("splitmix64 is the published generator, and every seeded stream is built on the one definition") {
+  // Vigna's splitmix64.c started at state 0 returns 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, ...
+  CHECK(mlsys::splitmix64_step(0) == 0xe220a8397b1dcdafULL);
+  CHECK(mlsys::splitmix64_step(mlsys::kGoldenGamma) == 0x6e789e6aa1b965f4ULL);
+  CHECK(mlsys::splitmix64_mix(mlsys::kGoldenGamma) == 0xe220a8397b1dcdafULL);
+  // The stochastic-rounding row key (core/quant/rng.hpp) and the keyed-dropout row key
+  // (core/kernels/kernel_checks.hpp) are these functions, on host and device alike.
+  CHECK(mlsys::quant::rng_row_key(5, 2) == uint32_t(mlsys::splitmix64_mix(5 + 3 * mlsys::kGoldenGamma) >> 32));
+  CHECK(mlsys::kernels::detail::keyed_row_key(5, 2) == uint32_t(mlsys::derive_seed(5, 2) >> 32));
 }
 
 TEST_CASE("Rng permutation is a permutation and normal draws have unit variance") {

@@ -1,12 +1,17 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
+#include <string>
+#include <tuple>
 
+#include "core/util/error.hpp"
 #include "core/util/random.hpp"
 #include "dataopt/math/projection.hpp"
 #include "dataopt/math/ridge.hpp"
 #include "dataopt/math/tensor_ops.hpp"
 #include "dataopt/math/uniformity.hpp"
+#include "tests/common/test_util.hpp"
 
 using namespace mlsys;
 using namespace mlsys::dataopt;
@@ -165,10 +170,88 @@ TEST_CASE("dense helpers: row selection, normalization, column statistics") {
   CHECK_THROWS(matmul(ctx, m, m));
 }
 
-TEST_CASE("cholesky solve rejects an indefinite system") {
-  std::vector<double> a{1, 2, 2, 1};
-  CHECK_THROWS(cholesky_solve(a, 2, {1, 1}, 1, 0));
+namespace {
+
+// The textbook Cholesky solve dataopt ran before LAPACK (row-major lower factor, then forward and
+// back substitution per column): the oracle the LAPACK results are held to.
+std::vector<double> textbook_cholesky_solve(std::vector<double> a, int64_t n, std::vector<double> x, int64_t m, double ridge) {
+  auto at = [n](int64_t i, int64_t j) { return static_cast<size_t>(i * n + j); };
+  auto xi = [m](int64_t i, int64_t c) { return static_cast<size_t>(i * m + c); };
+  for (int64_t i = 0; i < n; ++i) a[at(i, i)] += ridge;
+  for (int64_t j = 0; j < n; ++j) {
+    double d = a[at(j, j)];
+    for (int64_t k = 0; k < j; ++k) d -= a[at(j, k)] * a[at(j, k)];
+    a[at(j, j)] = std::sqrt(d);
+    for (int64_t i = j + 1; i < n; ++i) {
+      double s = a[at(i, j)];
+      for (int64_t k = 0; k < j; ++k) s -= a[at(i, k)] * a[at(j, k)];
+      a[at(i, j)] = s / a[at(j, j)];
+    }
+  }
+  for (int64_t c = 0; c < m; ++c) {
+    for (int64_t i = 0; i < n; ++i) {
+      double s = x[xi(i, c)];
+      for (int64_t k = 0; k < i; ++k) s -= a[at(i, k)] * x[xi(k, c)];
+      x[xi(i, c)] = s / a[at(i, i)];
+    }
+    for (int64_t i = n - 1; i >= 0; --i) {
+      double s = x[xi(i, c)];
+      for (int64_t k = i + 1; k < n; ++k) s -= a[at(k, i)] * x[xi(k, c)];
+      x[xi(i, c)] = s / a[at(i, i)];
+    }
+  }
+  return x;
+}
+
+std::string error_of(const std::function<void()>& f) { return test::thrown_message<Error>(f); }
+
+}  // namespace
+
+TEST_CASE("cholesky solve through LAPACK matches the textbook factorization to rounding, reading the lower triangle") {
+  // The fixture: Gram matrices G^T G of seeded normal G, as the ridge fit and the probe build them
+  // (n = 200 crosses OpenBLAS's blocking), with several right-hand sides.
+  for (const auto& [rows, n, m, ridge] : {std::tuple{60, 40, 3, 0.1}, std::tuple{300, 200, 10, 1e-3}, std::tuple{5, 1, 2, 0.0}}) {
+    CAPTURE(n);
+    Rng rng(static_cast<uint64_t>(n));
+    std::vector<double> g(static_cast<size_t>(rows * n)), a(static_cast<size_t>(n * n), 0.0), b(static_cast<size_t>(n * m));
+    for (double& v : g) v = rng.normal();
+    for (double& v : b) v = rng.normal();
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int r = 0; r < rows; ++r) a[static_cast<size_t>(i * n + j)] += g[static_cast<size_t>(r * n + i)] * g[static_cast<size_t>(r * n + j)];
+    const std::vector<double> x = cholesky_solve(a, n, b, m, ridge), old = textbook_cholesky_solve(a, n, b, m, ridge);
+    double scale = 0, diff = 0, residual = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      scale = std::max(scale, std::abs(old[i]));
+      diff = std::max(diff, std::abs(x[i] - old[i]));
+    }
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < m; ++c) {
+        double s = ridge * x[static_cast<size_t>(i * m + c)] - b[static_cast<size_t>(i * m + c)];
+        for (int k = 0; k < n; ++k) s += a[static_cast<size_t>(i * n + k)] * x[static_cast<size_t>(k * m + c)];
+        residual = std::max(residual, std::abs(s));
+      }
+    MESSAGE("n=" << n << ": max |LAPACK - textbook| = " << diff << " (largest |x| " << scale << "), max residual " << residual);
+    CHECK(diff <= 1e-10 * scale);
+    CHECK(residual < 1e-9);
+    // Only the lower triangle is read: garbage above the diagonal changes nothing.
+    std::vector<double> lower = a;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) lower[static_cast<size_t>(i * n + j)] = 1e30;
+    CHECK(cholesky_solve(lower, n, b, m, ridge) == x);
+  }
+}
+
+TEST_CASE("cholesky solve rejects an indefinite system naming the pivot, as before") {
+  // Pivot 1 of [[1, 2], [2, 1]] is 1 - 4 < 0; pivot 2 of the 3 x 3 one; a NaN fails at its pivot.
+  const std::string msg = error_of([] { cholesky_solve({1, 2, 2, 1}, 2, {1, 1}, 1, 0); });
+  CHECK(msg == "ridge system is not positive definite (pivot 1); increase coopt.align.ridge");
+  CHECK(error_of([] { cholesky_solve({4, 0, 0, 0, 1, 0, 0, 0, -1}, 3, {1, 1, 1}, 1, 0); }).find("(pivot 2)") != std::string::npos);
+  CHECK(error_of([] { cholesky_solve({4, 0, 0, 0, 1, 0, 0, 0, -1}, 3, {1, 1, 1}, 1, 2); }).empty());  // the ridge makes it definite
+  CHECK(error_of([] { cholesky_solve({std::nan(""), 0, 0, 1}, 2, {1, 1}, 1, 0); }).find("(pivot 0)") != std::string::npos);
+  CHECK(error_of([] { cholesky_solve({1, 0, 0, 1}, 2, {1, 1, 1}, 1, 0); }).find("cholesky_solve: sizes do not match") != std::string::npos);
   std::vector<double> x = cholesky_solve({4, 1, 1, 3}, 2, {1, 2}, 1, 0);
   CHECK(4 * x[0] + x[1] == doctest::Approx(1));
   CHECK(x[0] + 3 * x[1] == doctest::Approx(2));
+  CHECK(cholesky_solve({}, 0, {}, 0, 1).empty());
 }

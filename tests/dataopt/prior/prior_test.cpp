@@ -101,7 +101,7 @@ TEST_CASE("priors learn from other datasets by path, resized to the target, cach
   write_idx_images(dir / "idx/train-images-idx3-ubyte", other);
   write_idx_labels(dir / "idx/train-labels-idx1-ubyte", other.labels);
   write_npy(dir / "img.npy", {other.n, 16, 16}, other.pixels);
-  write_npy_int(dir / "lab.npy", other.labels);
+  write_npy(dir / "lab.npy", {static_cast<int64_t>(other.labels.size())}, other.labels);
   DataSource src = tiny_source();
   DeviceContext device(Device::cpu());
   Plan plan;
@@ -131,7 +131,7 @@ TEST_CASE("priors learn from other datasets by path, resized to the target, cach
   relabeled[0] = (relabeled[0] + 1) % 5;
   relabeled.push_back(0);  // a different size, whatever the file system's time resolution
   relabeled.pop_back();
-  write_npy_int(dir / "lab.npy", relabeled);
+  write_npy(dir / "lab.npy", {static_cast<int64_t>(relabeled.size())}, relabeled);
   std::filesystem::last_write_time(dir / "lab.npy", std::filesystem::last_write_time(dir / "lab.npy") + std::chrono::seconds(5));
   obtain_prior(plan, 1, build_context(device, plan, src, 1, target), &st);
   CHECK(st.trained);

@@ -52,5 +52,5 @@ TEST_CASE("npz fuzz target replays generated archives and their mutations withou
   // The unmutated seeds are whole graphs: the target reaches the graph checks, not only the parsers.
   mlsys::gnn::GraphOptions o;
   o.sbm.train_fraction = 0.5;
-  CHECK(mlsys::gnn::npz_graph(mlsys::gnn::NpzArchive::from_bytes(seeds[1], "s"), nullptr, "s", o, 1).num_nodes == 6);
+  CHECK(mlsys::gnn::npz_graph(mlsys::NpzArchive::from_bytes(seeds[1], "s"), nullptr, "s", o, 1).num_nodes == 6);
 }
