@@ -36,25 +36,6 @@ void with_index(const Tensor& t, Fn&& fn) {
   else fn(t.data<int32_t>());
 }
 
-// A few f64 accumulators on the device, read back synchronously. Atomics into them add in no fixed
-// order: sums should use BlockPartials instead.
-class DeviceSums {
- public:
-  DeviceSums(DeviceContext& ctx, int n) : ctx_(ctx), n_(n), scratch_(ctx, sizeof(double) * n) {
-    cudaMemsetAsync(scratch_.get(), 0, sizeof(double) * n, stream_of(ctx));
-  }
-  double* ptr() const { return scratch_.as<double>(); }
-  void read(double* out) const {
-    cudaMemcpyAsync(out, scratch_.get(), sizeof(double) * n_, cudaMemcpyDeviceToHost, stream_of(ctx_));
-    cudart::synchronize(ctx_.stream());
-  }
-
- private:
-  DeviceContext& ctx_;
-  int n_;
-  DeviceContext::Scratch scratch_;
-};
-
 // ---------------- deterministic reductions ----------------
 // Every sum below adds in an order fixed by the input's shape alone, never by timing as float atomics
 // would, so a run repeats bit for bit. It differs from the host kernels' order only in rounding.
