@@ -79,29 +79,32 @@ RunConfig base_config(const SimOptions& o) {
   return RunConfig{o.policy, o.placer, o.estimator, o.load_factor, o.cluster.scale, o.retry.policy};
 }
 
-SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed,
-                          const std::function<void(int64_t)>& progress) {
-  SimulationResult r;
-  r.cfg = rc;
-  const size_t n = jobs.size();
-  // VCs and users as dense indices in first-seen order (hashed views: a million jobs name a few
-  // hundred of them).
+namespace {
+
+// VCs and users as dense indices in first-seen order (hashed views: a million jobs name a few
+// hundred of them).
+struct JobIndex {
   std::unordered_map<std::string_view, int> vc_of, user_of;
-  std::vector<int32_t> job_user(n);
-  r.job_vc.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
+  std::vector<int32_t> job_user;
+};
+
+JobIndex index_vcs_and_users(const std::vector<workload::JobSpec>& jobs, SimulationResult& r) {
+  JobIndex x;
+  x.job_user.resize(jobs.size());
+  r.job_vc.reserve(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
     const auto& j = jobs[i];
-    auto [v, new_vc] = vc_of.try_emplace(j.vc, static_cast<int>(r.vc_names.size()));
+    auto [v, new_vc] = x.vc_of.try_emplace(j.vc, static_cast<int>(r.vc_names.size()));
     if (new_vc) r.vc_names.push_back(j.vc);
     r.job_vc.push_back(v->second);
-    job_user[i] = user_of.try_emplace(j.user, static_cast<int>(user_of.size())).first->second;
+    x.job_user[i] = x.user_of.try_emplace(j.user, static_cast<int>(x.user_of.size())).first->second;
   }
-  ClusterOptions co = o.cluster;
-  co.scale = rc.cluster_scale;
-  ClusterSpec spec = build_cluster(co, r.vc_names);
-  r.cluster = spec.describe();
-  r.total_gpus = spec.total_gpus();
-  // Estimates (on the trace's own times).
+  return x;
+}
+
+// Duration estimates on the trace's own times, from the configured estimator.
+void estimate_durations(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc,
+                        SimulationResult& r) {
   EstimatorOptions eo;
   eo.hints_file = o.hints_file;
   eo.default_s = o.default_estimate_s;
@@ -114,11 +117,18 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
     log::warn("{} of {} jobs are missing from the hints file {}: their estimates come from the helios "
               "estimator (summary.json: hint_fallbacks)",
               est.fallbacks, jobs.size(), o.hints_file);
-  // Users and GPU types as dense indices.
+}
+
+// The engine's view of every job (demand, VC, user, scaled submit time, estimate); also fills
+// the per-job columns of the result. `fractional` says whether any job shares a GPU.
+std::vector<EngineJob> engine_jobs(const std::vector<workload::JobSpec>& jobs, const ClusterSpec& spec,
+                                   const RunConfig& rc, const JobIndex& index, SimulationResult& r,
+                                   bool& fractional) {
+  const size_t n = jobs.size();
   r.job_gpus.resize(n);
   r.submit.resize(n);
   std::vector<EngineJob> all(n);
-  bool fractional = false;
+  fractional = false;
   for (size_t i = 0; i < n; ++i) {
     const auto& j = jobs[i];
     if (i > 0 && j.submit_time < jobs[i - 1].submit_time) throw Error("trace jobs must be sorted by submit time");
@@ -126,7 +136,7 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
     e.info = demand_of(j, spec);
     e.info.id = static_cast<sched::JobId>(i);
     e.info.vc = r.job_vc[i];
-    e.info.user = job_user[i];
+    e.info.user = index.job_user[i];
     e.info.submit = j.submit_time / rc.load_factor;
     e.info.estimate = r.estimate[i];
     e.duration = j.duration;
@@ -134,9 +144,13 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
     r.submit[i] = e.info.submit;
     fractional = fractional || e.info.gpu_milli < 1000;
   }
-  std::vector<sched::DemandClass> workload = demand_mix(all);
+  return all;
+}
 
-  EngineOptions eopt = o.engine;  // the tunables of sim.*
+// The engine's tunables (sim.*) for this configuration; applies the failure model to `all`.
+EngineOptions engine_options(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc,
+                             const ClusterSpec& spec, uint64_t seed, bool fractional, std::vector<EngineJob>& all) {
+  EngineOptions eopt = o.engine;
   eopt.policy = rc.policy;
   eopt.placer = rc.placer;
   eopt.seed = seed;
@@ -147,71 +161,104 @@ SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimO
   if (eopt.slowdown && eopt.slowdown_model == "links") set_comm_demand(jobs, o, all);
   eopt.borrowing = spec.borrowing;
   eopt.fgd_samples = fractional;
-  eopt.has_sample_origin = n > 0;
-  eopt.sample_origin = n > 0 ? all[0].info.submit : 0;
+  eopt.has_sample_origin = !all.empty();
+  eopt.sample_origin = all.empty() ? 0 : all[0].info.submit;
+  return eopt;
+}
 
-  // Samples and counters of one engine run (its job records are placed by the caller).
-  auto merge = [&](const EngineResult& er) {
-    if (r.samples.size() < er.samples.size()) r.samples.resize(er.samples.size());
-    for (size_t k = 0; k < er.samples.size(); ++k) {
-      auto& s = r.samples[k];
-      const auto& x = er.samples[k];
-      s.time = x.time;
-      s.util += x.util * er.total_gpus;  // normalised below
-      s.used_gpus += x.used_gpus;
-      s.pending += x.pending;
-      s.running += x.running;
-      s.frag_gpus += x.frag_gpus;
-      s.fgd += x.fgd;
-    }
-    r.preemptions += er.preemptions;
-    r.migrations += er.migrations;
-    r.starts += er.starts;
-    r.events += er.events;
-    r.gpu_seconds += er.gpu_seconds;
-  };
-
-  if (spec.hard_partition) {
-    r.jobs.resize(n);
-    size_t jobs_done = 0;
-    for (size_t v = 0; v < spec.vcs.size(); ++v) {
-      const auto& vc = spec.vcs[v];
-      auto it = vc_of.find(vc.name);
-      if (it == vc_of.end()) continue;
-      std::vector<size_t> global;
-      std::vector<EngineJob> part;
-      for (size_t i = 0; i < n; ++i)
-        if (all[i].info.vc == it->second) {
-          global.push_back(i);
-          part.push_back(all[i]);
-          part.back().info.id = static_cast<sched::JobId>(part.size() - 1);
-          part.back().info.vc = 0;
-        }
-      if (part.empty()) continue;
-      try {
-        const auto done_before = static_cast<int64_t>(jobs_done);
-        EngineProgress on_progress;
-        if (progress) on_progress = [&](int64_t k) { progress(done_before + k); };
-        EngineResult er = run_engine(partition_state(spec, vc), part, {-1}, eopt, workload, on_progress);
-        for (size_t k = 0; k < global.size(); ++k) r.jobs[global[k]] = er.jobs[k];
-        merge(er);
-        jobs_done += part.size();
-      } catch (const InputError& e) {
-        throw InputError("VC " + vc.name + ": " + e.what());
-      }
-    }
-  } else {
-    std::vector<int> quota(r.vc_names.size(), -1);
-    for (const auto& vc : spec.vcs) {
-      auto it = vc_of.find(vc.name);
-      if (it != vc_of.end()) quota[it->second] = vc.quota_gpus;
-    }
-    EngineResult er = run_engine(whole_state(spec), all, quota, eopt, workload, progress);
-    r.jobs = std::move(er.jobs);  // one engine: its records are the trace's, in order
-    merge(er);
+// Adds the samples and counters of one engine run (its job records are placed by the caller).
+void merge_engine_result(const EngineResult& er, SimulationResult& r) {
+  if (r.samples.size() < er.samples.size()) r.samples.resize(er.samples.size());
+  for (size_t k = 0; k < er.samples.size(); ++k) {
+    auto& s = r.samples[k];
+    const auto& x = er.samples[k];
+    s.time = x.time;
+    s.util += x.util * er.total_gpus;  // normalised by the caller
+    s.used_gpus += x.used_gpus;
+    s.pending += x.pending;
+    s.running += x.running;
+    s.frag_gpus += x.frag_gpus;
+    s.fgd += x.fgd;
   }
+  r.preemptions += er.preemptions;
+  r.migrations += er.migrations;
+  r.starts += er.starts;
+  r.events += er.events;
+  r.gpu_seconds += er.gpu_seconds;
+}
+
+// Hard-partitioned clusters: one engine per VC over its own nodes, jobs renumbered within it.
+void run_per_vc(const ClusterSpec& spec, const JobIndex& index, const std::vector<EngineJob>& all,
+                const EngineOptions& eopt, const std::vector<sched::DemandClass>& workload,
+                const std::function<void(int64_t)>& progress, SimulationResult& r) {
+  const size_t n = all.size();
+  r.jobs.resize(n);
+  size_t jobs_done = 0;
+  for (const auto& vc : spec.vcs) {
+    auto it = index.vc_of.find(vc.name);
+    if (it == index.vc_of.end()) continue;
+    std::vector<size_t> global;
+    std::vector<EngineJob> part;
+    for (size_t i = 0; i < n; ++i)
+      if (all[i].info.vc == it->second) {
+        global.push_back(i);
+        part.push_back(all[i]);
+        part.back().info.id = static_cast<sched::JobId>(part.size() - 1);
+        part.back().info.vc = 0;
+      }
+    if (part.empty()) continue;
+    try {
+      const auto done_before = static_cast<int64_t>(jobs_done);
+      EngineProgress on_progress;
+      if (progress) on_progress = [&](int64_t k) { progress(done_before + k); };
+      EngineResult er = run_engine(partition_state(spec, vc), part, {-1}, eopt, workload, on_progress);
+      for (size_t k = 0; k < global.size(); ++k) r.jobs[global[k]] = er.jobs[k];
+      merge_engine_result(er, r);
+      jobs_done += part.size();
+    } catch (const InputError& e) {
+      throw InputError("VC " + vc.name + ": " + e.what());
+    }
+  }
+}
+
+// A shared cluster: one engine over all nodes, VC quotas enforced by the scheduler.
+void run_shared(const ClusterSpec& spec, const JobIndex& index, const std::vector<EngineJob>& all,
+                const EngineOptions& eopt, const std::vector<sched::DemandClass>& workload,
+                const std::function<void(int64_t)>& progress, SimulationResult& r) {
+  std::vector<int> quota(r.vc_names.size(), -1);
+  for (const auto& vc : spec.vcs) {
+    auto it = index.vc_of.find(vc.name);
+    if (it != index.vc_of.end()) quota[it->second] = vc.quota_gpus;
+  }
+  EngineResult er = run_engine(whole_state(spec), all, quota, eopt, workload, progress);
+  r.jobs = std::move(er.jobs);  // one engine: its records are the trace's, in order
+  merge_engine_result(er, r);
+}
+
+}  // namespace
+
+SimulationResult simulate(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc, uint64_t seed,
+                          const std::function<void(int64_t)>& progress) {
+  SimulationResult r;
+  r.cfg = rc;
+  const JobIndex index = index_vcs_and_users(jobs, r);
+  ClusterOptions co = o.cluster;
+  co.scale = rc.cluster_scale;
+  const ClusterSpec spec = build_cluster(co, r.vc_names);
+  r.cluster = spec.describe();
+  r.total_gpus = spec.total_gpus();
+  estimate_durations(jobs, o, rc, r);
+  bool fractional = false;
+  std::vector<EngineJob> all = engine_jobs(jobs, spec, rc, index, r, fractional);
+  const std::vector<sched::DemandClass> workload = demand_mix(all);
+  const EngineOptions eopt = engine_options(jobs, o, rc, spec, seed, fractional, all);
+  if (spec.hard_partition)
+    run_per_vc(spec, index, all, eopt, workload, progress, r);
+  else
+    run_shared(spec, index, all, eopt, workload, progress, r);
   for (auto& s : r.samples) s.util = r.total_gpus > 0 ? s.util / r.total_gpus : 0;
-  double first = n ? r.submit[0] : 0, last = first;
+  const double first = jobs.empty() ? 0 : r.submit[0];
+  double last = first;
   for (const auto& j : r.jobs) last = std::max(last, j.end);
   r.makespan = last - first;
   return r;

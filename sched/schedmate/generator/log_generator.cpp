@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "core/util/error.hpp"
 #include "core/util/random.hpp"
@@ -78,151 +79,212 @@ LogFormat parse_format(const std::string& name) {
   throw ConfigError("unknown log format '" + name + "'; valid: " + join(names, ", "));
 }
 
-std::vector<std::string> failure_block(FailureCategory c, uint64_t seed) {
-  Rng rng(derive_seed(seed, static_cast<uint64_t>(c)));
-  auto pick = [&](int n) { return static_cast<int>(rng.below(static_cast<uint64_t>(n))); };
-  int rank = pick(8), pid = 10000 + pick(50000), node = 1 + pick(200);
-  std::vector<std::string> traceback = {"Traceback (most recent call last):",
-                                        fmt("  File \"train.py\", line %d, in <module>", 100 + pick(400)),
-                                        "    main()", fmt("  File \"train.py\", line %d, in main", 20 + pick(80))};
-  auto with_tb = [&](std::string last) {
+namespace {
+
+using Lines = std::vector<std::string>;
+
+// What every failure message of one log draws from: the failing rank, process and node, and a
+// Python traceback that most messages end with. Members are drawn in this order (the seed fixes
+// every message).
+struct FailureDraw {
+  Rng rng;
+  int rank, pid, node;
+  Lines traceback;
+
+  explicit FailureDraw(uint64_t seed)
+      : rng(seed), rank(pick(8)), pid(10000 + pick(50000)), node(1 + pick(200)),
+        traceback({"Traceback (most recent call last):",
+                   fmt("  File \"train.py\", line %d, in <module>", 100 + pick(400)), "    main()",
+                   fmt("  File \"train.py\", line %d, in main", 20 + pick(80))}) {}
+  int pick(int n) { return static_cast<int>(rng.below(static_cast<uint64_t>(n))); }
+  Lines with_tb(std::string last) const {
     auto v = traceback;
     v.push_back(std::move(last));
     return v;
-  };
-  switch (c) {
-    case FailureCategory::None: return {"Training completed. Saving final model to /output/final_model"};
-    case FailureCategory::NcclTimeout:
-      switch (pick(3)) {
-        case 0:
-          return {fmt("[rank%d]:[E%02d%02d 10:%02d:%02d.%06d ProcessGroupNCCL.cpp:632] [Rank %d] Watchdog caught "
-                      "collective operation timeout: WorkNCCL(SeqNum=%d, OpType=ALLREDUCE, NumelIn=%d, NumelOut=%d, "
-                      "Timeout(ms)=1800000) ran for 180%04d milliseconds before timing out.",
-                      rank, 5, 1 + pick(28), pick(60), pick(60), pick(999999), rank, 1000 + pick(90000),
-                      1 << (10 + pick(10)), 1 << (10 + pick(10)), pick(9999))};
-        case 1:
-          return {fmt("[E ProcessGroupNCCL.cpp:%d] Some NCCL operations have failed or timed out. Due to the "
-                      "asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted data.",
-                      400 + pick(400)),
-                  "To avoid data inconsistency, we are taking the entire process down."};
-        default:
-          return with_tb(fmt("RuntimeError: NCCL communicator was aborted on rank %d. Original reason for failure "
-                             "was: [Rank %d] Watchdog caught collective operation timeout",
-                             rank, rank));
-      }
-    case FailureCategory::GpuHardware:
-      switch (pick(3)) {
-        case 0:
-          return {fmt("NVRM: Xid (PCI:0000:%02x:00): 79, pid=%d, GPU has fallen off the bus.", 16 + pick(200), pid)};
-        case 1: return with_tb("RuntimeError: CUDA error: uncorrectable ECC error encountered");
-        default:
-          return {fmt("NVRM: Xid (PCI:0000:%02x:00): 48, pid=%d, An uncorrectable double bit error (DBE) has been "
-                      "detected on GPU in the framebuffer at partition %d.",
-                      16 + pick(200), pid, pick(8))};
-      }
-    case FailureCategory::NodeFailure:
-      switch (pick(3)) {
-        case 0:
-          return {fmt("slurmstepd: error: *** JOB %d ON node-%03d CANCELLED AT 2024-05-01T12:%02d:%02d DUE TO NODE "
-                      "FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***",
-                      100000 + pick(800000), node, pick(60), pick(60))};
-        case 1: return {fmt("Pod worker-%d evicted: node node-%03d status is NodeNotReady", rank, node)};
-        default: return {fmt("Message from syslogd@node-%03d: kernel:[%d.%03d] Kernel panic - not syncing: Fatal "
-                             "machine check", node, 1000 + pick(90000), pick(1000))};
-      }
-    case FailureCategory::Network:
-      switch (pick(3)) {
-        case 0: return with_tb("ConnectionResetError: [Errno 104] Connection reset by peer");
-        case 1:
-          return {fmt("node-%03d:%d:%d [%d] NCCL WARN NET/IB : Got completion from peer 10.0.%d.%d<%d> with error 12, "
-                      "opcode 0, len 0, vendor err 129",
-                      node, pid, pid + 7, rank, pick(255), pick(255), 40000 + pick(20000))};
-        default:
-          return with_tb(fmt("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by "
-                             "peer [10.0.%d.%d]:%d",
-                             pick(255), pick(255), 20000 + pick(40000)));
-      }
-    case FailureCategory::Storage:
-      switch (pick(3)) {
-        case 0: return with_tb(fmt("OSError: [Errno 5] Input/output error: '/mnt/lustre/ckpt/step_%d.pt'", pick(90000)));
-        case 1: return with_tb("OSError: [Errno 116] Stale file handle");
-        default: return with_tb("OSError: [Errno 28] No space left on device");
-      }
-    case FailureCategory::GpuOom:
-      switch (pick(3)) {
-        case 0:
-          return with_tb(fmt("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate %d.%02d GiB. GPU %d "
-                             "has a total capacity of 79.15 GiB of which %d.%02d MiB is free.",
-                             1 + pick(8), pick(100), rank, pick(500), pick(100)));
-        case 1:
-          return with_tb(fmt("RuntimeError: CUDA out of memory. Tried to allocate %d.00 MiB (GPU %d; 31.75 GiB total "
-                             "capacity; %d.%02d GiB already allocated; %d.%02d MiB free)",
-                             64 << pick(5), rank, 20 + pick(10), pick(100), pick(100), pick(100)));
-        default: return with_tb("RuntimeError: CUDA error: out of memory");
-      }
-    case FailureCategory::HostOom:
-      switch (pick(3)) {
-        case 0:
-          return {"torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
-                  "Root Cause (first observed failure):",
-                  fmt("  rank      : %d (local_rank: %d)", rank, rank),
-                  fmt("  exitcode  : -9 (pid: %d)", pid),
-                  fmt("  traceback : Signal 9 (SIGKILL) received by PID %d", pid)};
-        case 1:
-          return {fmt("[%d.%06d] Out of memory: Killed process %d (python3) total-vm:%dkB, anon-rss:%dkB", 10000 + pick(90000),
-                      pick(999999), pid, 100000000 + pick(90000000), 90000000 + pick(9000000))};
-        default:
-          return with_tb(fmt("MemoryError: Unable to allocate %d.%d GiB for an array with shape (%d, %d) and data type "
-                             "float32",
-                             10 + pick(90), pick(10), 100000 + pick(900000), 1024 << pick(3)));
-      }
-    case FailureCategory::ScriptError:
-      switch (pick(4)) {
-        case 0: return with_tb("ModuleNotFoundError: No module named 'apex'");
-        case 1: return with_tb("TypeError: forward() got an unexpected keyword argument 'labels'");
-        case 2: return with_tb(fmt("FileNotFoundError: [Errno 2] No such file or directory: '/data/shard_%05d.json'", pick(99999)));
-        default: return with_tb("AttributeError: 'NoneType' object has no attribute 'shape'");
-      }
-    case FailureCategory::BadConfig:
-      switch (pick(4)) {
-        case 0: return {"usage: train.py [-h] [--lr LR] [--batch-size N]", "train.py: error: unrecognized arguments: --lr-warmup 100"};
-        case 1:
-          return {"usage: train.py [-h] [--optimizer {sgd,adam,adamw}]",
-                  "train.py: error: argument --optimizer: invalid choice: 'adamw8' (choose from 'sgd', 'adam', 'adamw')"};
-        case 2:
-          return with_tb(fmt("AssertionError: global batch size (%d) is not divisible by micro batch size (%d) times "
-                             "data parallel size (%d)",
-                             1000 + pick(100), 3, 8));
-        default: return with_tb("omegaconf.errors.MissingMandatoryValue: Missing mandatory value: model.hidden_size");
-      }
-    case FailureCategory::CrashAfterProgress:
-      switch (pick(3)) {
-        case 0: return traceback;  // the traceback is cut before its exception line
-        case 1: return {"Segmentation fault (core dumped)"};
-        default:
-          return {fmt("srun: error: node-%03d: task %d: Exited with exit code 134", node, rank),
-                  "srun: Terminating StepId=1234.0"};
-      }
-    case FailureCategory::Hang:
-      return {fmt("slurmstepd: error: *** JOB %d ON node-%03d CANCELLED AT 2024-05-01T12:%02d:%02d DUE TO TIME LIMIT ***",
-                  100000 + pick(800000), node, pick(60), pick(60))};
-    case FailureCategory::NotConverged:
-      switch (pick(3)) {
-        case 0: return {fmt("Loss is NaN at step %d, stopping training", 100 + pick(90000))};
-        case 1:
-          return {fmt("Early stopping: validation accuracy 0.%03d did not reach the target 0.759 after %d epochs", pick(700),
-                      30 + pick(60))};
-        default:
-          return with_tb("RuntimeError: Function 'MseLossBackward0' returned nan values in its 0th output.");
-      }
-    case FailureCategory::Unknown:
-      switch (pick(3)) {
-        case 0: return {"Segmentation fault (core dumped)"};
-        case 1: return {"terminate called after throwing an instance of 'c10::Error'", "  what():  unexpected internal state"};
-        default: return {"Fatal Python error: Aborted", "", "Current thread 0x00007f (most recent call first):"};
-      }
   }
-  return {};
+};
+
+// One message family per category, a variant drawn at random.
+Lines none(FailureDraw&) {
+  return {"Training completed. Saving final model to /output/final_model"};
+}
+
+Lines nccl_timeout(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0:
+      return {fmt("[rank%d]:[E%02d%02d 10:%02d:%02d.%06d ProcessGroupNCCL.cpp:632] [Rank %d] Watchdog caught "
+                  "collective operation timeout: WorkNCCL(SeqNum=%d, OpType=ALLREDUCE, NumelIn=%d, NumelOut=%d, "
+                  "Timeout(ms)=1800000) ran for 180%04d milliseconds before timing out.",
+                  d.rank, 5, 1 + d.pick(28), d.pick(60), d.pick(60), d.pick(999999), d.rank, 1000 + d.pick(90000),
+                  1 << (10 + d.pick(10)), 1 << (10 + d.pick(10)), d.pick(9999))};
+    case 1:
+      return {fmt("[E ProcessGroupNCCL.cpp:%d] Some NCCL operations have failed or timed out. Due to the "
+                  "asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted data.",
+                  400 + d.pick(400)),
+              "To avoid data inconsistency, we are taking the entire process down."};
+    default:
+      return d.with_tb(fmt("RuntimeError: NCCL communicator was aborted on rank %d. Original reason for failure "
+                         "was: [Rank %d] Watchdog caught collective operation timeout",
+                         d.rank, d.rank));
+  }
+}
+
+Lines gpu_hardware(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0:
+      return {fmt("NVRM: Xid (PCI:0000:%02x:00): 79, pid=%d, GPU has fallen off the bus.", 16 + d.pick(200), d.pid)};
+    case 1: return d.with_tb("RuntimeError: CUDA error: uncorrectable ECC error encountered");
+    default:
+      return {fmt("NVRM: Xid (PCI:0000:%02x:00): 48, pid=%d, An uncorrectable double bit error (DBE) has been "
+                  "detected on GPU in the framebuffer at partition %d.",
+                  16 + d.pick(200), d.pid, d.pick(8))};
+  }
+}
+
+Lines node_failure(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0:
+      return {fmt("slurmstepd: error: *** JOB %d ON node-%03d CANCELLED AT 2024-05-01T12:%02d:%02d DUE TO NODE "
+                  "FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***",
+                  100000 + d.pick(800000), d.node, d.pick(60), d.pick(60))};
+    case 1: return {fmt("Pod worker-%d evicted: node node-%03d status is NodeNotReady", d.rank, d.node)};
+    default: return {fmt("Message from syslogd@node-%03d: kernel:[%d.%03d] Kernel panic - not syncing: Fatal "
+                         "machine check", d.node, 1000 + d.pick(90000), d.pick(1000))};
+  }
+}
+
+Lines network(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0: return d.with_tb("ConnectionResetError: [Errno 104] Connection reset by peer");
+    case 1:
+      return {fmt("node-%03d:%d:%d [%d] NCCL WARN NET/IB : Got completion from peer 10.0.%d.%d<%d> with error 12, "
+                  "opcode 0, len 0, vendor err 129",
+                  d.node, d.pid, d.pid + 7, d.rank, d.pick(255), d.pick(255), 40000 + d.pick(20000))};
+    default:
+      return d.with_tb(fmt("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by "
+                         "peer [10.0.%d.%d]:%d",
+                         d.pick(255), d.pick(255), 20000 + d.pick(40000)));
+  }
+}
+
+Lines storage(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0:
+      return d.with_tb(fmt("OSError: [Errno 5] Input/output error: '/mnt/lustre/ckpt/step_%d.pt'", d.pick(90000)));
+    case 1: return d.with_tb("OSError: [Errno 116] Stale file handle");
+    default: return d.with_tb("OSError: [Errno 28] No space left on device");
+  }
+}
+
+Lines gpu_oom(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0:
+      return d.with_tb(fmt("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate %d.%02d GiB. GPU %d "
+                         "has a total capacity of 79.15 GiB of which %d.%02d MiB is free.",
+                         1 + d.pick(8), d.pick(100), d.rank, d.pick(500), d.pick(100)));
+    case 1:
+      return d.with_tb(fmt("RuntimeError: CUDA out of memory. Tried to allocate %d.00 MiB (GPU %d; 31.75 GiB total "
+                         "capacity; %d.%02d GiB already allocated; %d.%02d MiB free)",
+                         64 << d.pick(5), d.rank, 20 + d.pick(10), d.pick(100), d.pick(100), d.pick(100)));
+    default: return d.with_tb("RuntimeError: CUDA error: out of memory");
+  }
+}
+
+Lines host_oom(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0:
+      return {"torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+              "Root Cause (first observed failure):",
+              fmt("  rank      : %d (local_rank: %d)", d.rank, d.rank),
+              fmt("  exitcode  : -9 (pid: %d)", d.pid),
+              fmt("  traceback : Signal 9 (SIGKILL) received by PID %d", d.pid)};
+    case 1:
+      return {fmt("[%d.%06d] Out of memory: Killed process %d (python3) total-vm:%dkB, anon-rss:%dkB",
+                  10000 + d.pick(90000),
+                  d.pick(999999), d.pid, 100000000 + d.pick(90000000), 90000000 + d.pick(9000000))};
+    default:
+      return d.with_tb(fmt("MemoryError: Unable to allocate %d.%d GiB for an array with shape (%d, %d) and data type "
+                         "float32",
+                         10 + d.pick(90), d.pick(10), 100000 + d.pick(900000), 1024 << d.pick(3)));
+  }
+}
+
+Lines script_error(FailureDraw& d) {
+  switch (d.pick(4)) {
+    case 0: return d.with_tb("ModuleNotFoundError: No module named 'apex'");
+    case 1: return d.with_tb("TypeError: forward() got an unexpected keyword argument 'labels'");
+    case 2:
+      return d.with_tb(
+          fmt("FileNotFoundError: [Errno 2] No such file or directory: '/data/shard_%05d.json'", d.pick(99999)));
+    default: return d.with_tb("AttributeError: 'NoneType' object has no attribute 'shape'");
+  }
+}
+
+Lines bad_config(FailureDraw& d) {
+  switch (d.pick(4)) {
+    case 0:
+      return {"usage: train.py [-h] [--lr LR] [--batch-size N]",
+              "train.py: error: unrecognized arguments: --lr-warmup 100"};
+    case 1:
+      return {"usage: train.py [-h] [--optimizer {sgd,adam,adamw}]",
+              "train.py: error: argument --optimizer: invalid choice: 'adamw8' (choose from 'sgd', 'adam', 'adamw')"};
+    case 2:
+      return d.with_tb(fmt("AssertionError: global batch size (%d) is not divisible by micro batch size (%d) times "
+                         "data parallel size (%d)",
+                         1000 + d.pick(100), 3, 8));
+    default: return d.with_tb("omegaconf.errors.MissingMandatoryValue: Missing mandatory value: model.hidden_size");
+  }
+}
+
+Lines crash_after_progress(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0: return d.traceback;  // the traceback is cut before its exception line
+    case 1: return {"Segmentation fault (core dumped)"};
+    default:
+      return {fmt("srun: error: node-%03d: task %d: Exited with exit code 134", d.node, d.rank),
+              "srun: Terminating StepId=1234.0"};
+  }
+}
+
+Lines hang(FailureDraw& d) {
+  return {fmt("slurmstepd: error: *** JOB %d ON node-%03d CANCELLED AT 2024-05-01T12:%02d:%02d DUE TO TIME LIMIT ***",
+              100000 + d.pick(800000), d.node, d.pick(60), d.pick(60))};
+}
+
+Lines not_converged(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0: return {fmt("Loss is NaN at step %d, stopping training", 100 + d.pick(90000))};
+    case 1:
+      return {fmt("Early stopping: validation accuracy 0.%03d did not reach the target 0.759 after %d epochs",
+                  d.pick(700),
+                  30 + d.pick(60))};
+    default:
+      return d.with_tb("RuntimeError: Function 'MseLossBackward0' returned nan values in its 0th output.");
+  }
+}
+
+Lines unknown(FailureDraw& d) {
+  switch (d.pick(3)) {
+    case 0: return {"Segmentation fault (core dumped)"};
+    case 1:
+      return {"terminate called after throwing an instance of 'c10::Error'", "  what():  unexpected internal state"};
+    default: return {"Fatal Python error: Aborted", "", "Current thread 0x00007f (most recent call first):"};
+  }
+}
+
+using FailureMessages = Lines (*)(FailureDraw&);
+// Indexed by FailureCategory (declaration order of the enum).
+constexpr FailureMessages kFailureMessages[] = {none,     nccl_timeout, gpu_hardware, node_failure,         network,
+                                                storage,  gpu_oom,      host_oom,     script_error,         bad_config,
+                                                crash_after_progress,   hang,         not_converged,        unknown};
+static_assert(std::size(kFailureMessages) == static_cast<size_t>(FailureCategory::Unknown) + 1,
+              "one message family per FailureCategory");
+
+}  // namespace
+
+std::vector<std::string> failure_block(FailureCategory c, uint64_t seed) {
+  FailureDraw draw(derive_seed(seed, static_cast<uint64_t>(c)));
+  return kFailureMessages[static_cast<size_t>(c)](draw);
 }
 
 std::string GeneratedLog::text() const {
