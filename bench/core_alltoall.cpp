@@ -17,7 +17,7 @@
 #include "core/comm/factory.hpp"
 #include "core/comm/quantized.hpp"
 #include "core/quant/rng.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 
 using namespace mlsys;
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/kernels/kernels.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 
 using namespace mlsys;
 

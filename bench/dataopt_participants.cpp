@@ -17,7 +17,7 @@
 
 #include "core/comm/factory.hpp"
 #include "core/log/log.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "dataopt/pipeline/participants.hpp"
 #include "dataopt/pipeline/priors.hpp"
 

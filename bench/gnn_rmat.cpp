@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/kernels/kernels.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/json.hpp"
 #include "gnn/halo/halo_plan.hpp"
 #include "gnn/graph/generators.hpp"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/json.hpp"
 #include "core/util/strings.hpp"
 #include "gnn/graph/generators.hpp"

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <ctime>
 
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/random.hpp"
 #include "sim/engine/engine.hpp"

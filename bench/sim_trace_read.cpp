@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <string>
 
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/fs.hpp"
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 #include "sched/workload/traces/generator.hpp"
 #include "sched/workload/traces/read_trace.hpp"
 

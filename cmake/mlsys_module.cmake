@@ -41,6 +41,9 @@ function(mlsys_add_module name)
   target_include_directories(mlsys_${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
                                                   $<INSTALL_INTERFACE:include/mlsys>)
   target_link_libraries(mlsys_${name} PUBLIC ${M_DEPS} PRIVATE $<BUILD_INTERFACE:mlsys_warnings>)
+  # Every symbol a module uses must come from a library it links: a dependency missing from DEPS
+  # is a link error here, not luck at load time (tests/layers: the include order says the same).
+  target_link_options(mlsys_${name} PRIVATE LINKER:-z,defs)
   set_target_properties(mlsys_${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF POSITION_INDEPENDENT_CODE ON
                                                  EXPORT_NAME ${name})
   install(TARGETS mlsys_${name} EXPORT mlsysTargets LIBRARY DESTINATION lib COMPONENT runtime)

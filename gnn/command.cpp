@@ -13,7 +13,7 @@
 #include "core/util/fs.hpp"
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/run_options.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/tensor/device_options.hpp"
 #include "gnn/graph/loaders.hpp"
 #include "gnn/graph/source.hpp"

@@ -13,7 +13,7 @@
 #include "core/config/docs.hpp"
 #include "core/runtime/build_info.hpp"
 #include "core/runtime/run_context.hpp"
-#include "core/runtime/sweep.hpp"
+#include "core/sweep/sweep.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 

@@ -10,7 +10,7 @@
 #include "apps/mlsys/command_table.hpp"
 #include "core/runtime/build_info.hpp"
 #include "core/runtime/run_record.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys::app {

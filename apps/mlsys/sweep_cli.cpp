@@ -12,11 +12,11 @@
 #include "core/config/resolve.hpp"
 #include "core/log/log.hpp"
 #include "core/runtime/run_options.hpp"
-#include "core/runtime/sweep.hpp"
-#include "core/runtime/system.hpp"
-#include "core/runtime/thread_policy.hpp"
+#include "core/sweep/sweep.hpp"
+#include "core/process/system.hpp"
+#include "core/process/thread_policy.hpp"
 #include "core/util/error.hpp"
-#include "core/util/hash.hpp"
+#include "core/io/hash.hpp"
 #include "core/util/strings.hpp"
 
 namespace po = boost::program_options;
@@ -48,7 +48,7 @@ namespace {
 
 // Every configuration resolves for its command before anything runs: a typo in the grid is one
 // error now, not N failed runs later. The resolved config is each configuration's fingerprint (with
-// its input files' hashes, core/runtime/sweep_plan_record.hpp), so a re-run sees what changed.
+// its input files' hashes, core/sweep/sweep_plan_record.hpp), so a re-run sees what changed.
 void resolve_points(SweepPlan& plan) {
   const CommandSpec* cmd = find_command(plan.options.command);
   if (!cmd) {

@@ -9,7 +9,7 @@
 namespace mlsys::app {
 
 // `mlsys sweep [run|list|merge] SWEEP.yaml [--out DIR] [--set sweep.key=value ...] [--overwrite]`
-// (core/runtime/sweep.hpp). Returns the exit code; throws UsageError/ConfigError on bad input.
+// (core/sweep/sweep.hpp). Returns the exit code; throws UsageError/ConfigError on bad input.
 int run_sweep_command(const std::vector<std::string>& args);
 std::string sweep_help();
 // For the command table (completion, man page): the sweep's modes, options and sections.

@@ -3,7 +3,7 @@
 // every few seconds in the log: on stderr and run.log when stderr is not a terminal, in run.log
 // alone beside the bar. Quiet for a phase that ends within a second or two, silent when progress
 // is off (run.progress) or at log level warn or above. Loops drive it through LongLoop
-// (core/runtime/long_loop.hpp), which also honours a stop signal.
+// (core/process/long_loop.hpp), which also honours a stop signal.
 #include <chrono>
 #include <cstdint>
 #include <string>

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/comm/factory.hpp"
-#include "core/runtime/thread_policy.hpp"
+#include "core/process/thread_policy.hpp"
 #include "core/util/error.hpp"
 
 #include <cstdlib>

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "core/runtime/run_context.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "core/log/log.hpp"
 #include "core/log/progress.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/strings.hpp"

@@ -11,7 +11,7 @@
 #include "core/runtime/run_folder.hpp"
 #include "core/runtime/run_options.hpp"
 #include "core/runtime/run_record.hpp"
-#include "core/runtime/thread_policy.hpp"
+#include "core/process/thread_policy.hpp"
 #include "core/runtime/table.hpp"
 #include "core/util/json.hpp"
 
@@ -35,7 +35,7 @@ class RunContext {
   }
   const RunOptions& run() const { return cfg_.get(run_section()); }
   uint64_t seed() const { return run().seed; }
-  // The run's thread count (core/runtime/thread_policy.hpp), already applied to OpenMP and OpenBLAS;
+  // The run's thread count (core/process/thread_policy.hpp), already applied to OpenMP and OpenBLAS;
   // the thread pool (parallel_for) takes it from here.
   int threads() const { return threads_.threads; }
   bool progress_enabled() const;

@@ -7,7 +7,7 @@
 #include <ctime>
 
 #include "core/runtime/build_info.hpp"
-#include "core/util/hash.hpp"
+#include "core/io/hash.hpp"
 
 namespace mlsys {
 

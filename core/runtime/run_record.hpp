@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/runtime/thread_policy.hpp"
+#include "core/process/thread_policy.hpp"
 #include "core/util/json.hpp"
 
 namespace mlsys {

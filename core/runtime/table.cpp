@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/json.hpp"
 
@@ -19,7 +19,7 @@ void Table::add_row(std::vector<Cell> row) {
 
 std::string csv_field(const std::string& s) {
   std::string out;
-  append_csv_field(out, s);  // the one quoting rule (core/util/csv.hpp)
+  append_csv_field(out, s);  // the one quoting rule (core/io/csv.hpp)
   return out;
 }
 

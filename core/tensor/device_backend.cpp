@@ -2,9 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <mutex>
 
-#include "core/tensor/cpu_backend.hpp"
 #include "core/tensor/plugin.hpp"
 #include "core/util/error.hpp"
 
@@ -19,8 +19,8 @@ namespace mlsys {
 
 namespace {
 
-std::mutex g_mu;
-DeviceBackend* g_backends[2] = {nullptr, nullptr};  // by Device::Kind
+std::mutex g_load_mu;                                  // serializes plugin loading
+std::atomic<DeviceBackend*> g_backends[2] = {nullptr, nullptr};  // by Device::Kind; read on every dispatch
 
 int slot(Device::Kind k) { return k == Device::Kind::cpu ? 0 : 1; }
 
@@ -73,24 +73,19 @@ BackendStatus load_cuda() {
 const char* kind_name(Device::Kind kind) { return kind == Device::Kind::cpu ? "cpu" : "cuda"; }
 
 DeviceBackend* register_device_backend(Device::Kind kind, DeviceBackend* backend) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  DeviceBackend* before = g_backends[slot(kind)];
-  g_backends[slot(kind)] = backend;
-  return before;
+  return g_backends[slot(kind)].exchange(backend);
 }
 
 BackendStatus device_backend_status(Device::Kind kind) {
-  if (kind == Device::Kind::cpu) return {true, cpu_backend().describe()};
-  DeviceBackend* b = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(g_mu);
-    b = g_backends[slot(kind)];
-  }
+  DeviceBackend* b = g_backends[slot(kind)].load();
+  if (!b && kind == Device::Kind::cpu) return {false, "no cpu backend registered (core/device/cpu_backend.cpp)"};
   if (!b) {
-    BackendStatus s = load_cuda();
-    if (!s.available) return s;
-    std::lock_guard<std::mutex> lock(g_mu);
-    b = g_backends[slot(kind)];
+    std::lock_guard<std::mutex> lock(g_load_mu);
+    if (!g_backends[slot(kind)].load()) {
+      BackendStatus s = load_cuda();
+      if (!s.available) return s;
+    }
+    b = g_backends[slot(kind)].load();
     if (!b) return {false, plugin::file_name("cuda") + " loaded but registered no cuda backend"};
   }
   try {
@@ -102,17 +97,13 @@ BackendStatus device_backend_status(Device::Kind kind) {
 }
 
 DeviceBackend& device_backend(Device::Kind kind) {
-  if (kind == Device::Kind::cpu) return cpu_backend();
-  {
-    std::lock_guard<std::mutex> lock(g_mu);
-    if (DeviceBackend* b = g_backends[slot(kind)]) return *b;
-  }
+  if (DeviceBackend* b = g_backends[slot(kind)].load()) return *b;
   BackendStatus s = device_backend_status(kind);
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (!s.available || !g_backends[slot(kind)])
+  DeviceBackend* b = g_backends[slot(kind)].load();
+  if (!s.available || !b)
     throw ConfigError(std::string("device ") + kind_name(kind) + " is unavailable: " + s.detail +
                       "; use device.type: cpu");
-  return *g_backends[slot(kind)];
+  return *b;
 }
 
 }  // namespace mlsys

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <set>
 
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys {

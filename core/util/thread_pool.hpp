@@ -23,7 +23,7 @@ struct ParallelOptions {
 };
 
 // Returns one exception_ptr per task when collect_errors, else an empty vector (and rethrows the
-// first failure). Nested OpenMP/BLAS threads are the caller's business (see core/runtime/system.hpp).
+// first failure). Nested OpenMP/BLAS threads are the caller's business (see core/process/system.hpp).
 std::vector<std::exception_ptr> parallel_for(size_t n, const ParallelOptions& opts, const std::function<void(size_t)>& task);
 
 // Threads actually used for n tasks: min(n, threads), at least 1.

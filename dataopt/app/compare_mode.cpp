@@ -8,7 +8,7 @@
 #include <map>
 
 #include "core/log/log.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/runtime/table.hpp"
 #include "core/util/error.hpp"
 #include "core/util/random.hpp"

@@ -4,7 +4,7 @@
 
 #include "core/comm/factory.hpp"
 #include "core/log/log.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/random.hpp"

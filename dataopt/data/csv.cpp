@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 

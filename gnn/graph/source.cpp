@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "core/log/log.hpp"
-#include "core/util/hash.hpp"
+#include "core/io/hash.hpp"
 #include "core/util/random.hpp"
 #include "gnn/graph/generators.hpp"
 #include "gnn/graph/loaders.hpp"

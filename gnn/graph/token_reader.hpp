@@ -1,6 +1,6 @@
 #pragma once
 // Tokens of a text graph file, line by line: the lines come from the project's line reader
-// (core/util/line_reader.hpp: streaming through a fixed buffer, plain or gzip), blank lines are
+// (core/io/line_reader.hpp: streaming through a fixed buffer, plain or gzip), blank lines are
 // skipped, and every error names file:line.
 #include <charconv>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "core/util/error.hpp"
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 
 namespace mlsys::gnn {
 

@@ -7,7 +7,7 @@
 
 #include "core/log/log.hpp"
 #include "core/util/fs.hpp"
-#include "core/util/hash.hpp"
+#include "core/io/hash.hpp"
 #include "core/util/random.hpp"
 
 namespace mlsys::gnn {

@@ -17,7 +17,7 @@
 #include "core/nn/optimizer.hpp"
 #include "core/quant/codec.hpp"
 #include "core/runtime/run_context.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/random.hpp"
 #include "gnn/halo/exchanger.hpp"
 #include "gnn/halo/halo_plan.hpp"

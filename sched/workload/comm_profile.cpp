@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/fields.hpp"

@@ -1,6 +1,6 @@
 #include "sched/workload/hints.hpp"
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/fields.hpp"

@@ -3,7 +3,7 @@
 // (`mlsys schedmate advise|evaluate` -> hints.csv); `mlsys simulate` reads it (`sim.estimator: hints`
 // for the durations, `sim.retry.policy: hints` for the failure actions). A CSV file
 //   job_id,predicted_duration_s,uncertainty_s,failure_action
-// written through Table (fields quoted as RFC 4180 needs) and read through core/util/csv.hpp, so
+// written through Table (fields quoted as RFC 4180 needs) and read through core/io/csv.hpp, so
 // any job id, commas and quotes included, reads back as written. Columns are found by name;
 // uncertainty_s and failure_action may be missing or empty.
 #include <cmath>

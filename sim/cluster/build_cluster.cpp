@@ -2,7 +2,7 @@
 #include <cmath>
 #include <map>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"
 #include "core/util/strings.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/runtime/event_queue.hpp"
-#include "core/runtime/long_loop.hpp"
+#include "core/process/long_loop.hpp"
 #include "core/util/error.hpp"
 #include "sched/placement/fragmentation.hpp"
 #include "sim/engine/id_set.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
 #include "sched/workload/traces/fields.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <queue>
 
-#include "core/runtime/long_loop.hpp"
+#include "core/process/long_loop.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys::sim::helios {

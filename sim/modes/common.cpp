@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/runtime/long_loop.hpp"
+#include "core/process/long_loop.hpp"
 #include "core/util/error.hpp"
 #include "core/util/thread_pool.hpp"
 #include "sched/workload/traces/read_trace.hpp"

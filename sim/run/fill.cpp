@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "core/runtime/long_loop.hpp"
+#include "core/process/long_loop.hpp"
 #include "core/util/error.hpp"
 #include "core/util/random.hpp"
 #include "core/util/svg_chart.hpp"

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/stats.hpp"
 #include "core/util/svg_chart.hpp"
 #include "sim/run/simulation.hpp"

@@ -1,6 +1,6 @@
 // SIGTERM (what SLURM, Kubernetes and `timeout` send) through the real binary: every command exits
 // with the one interrupted code, 130, and its summary.json says the results are partial and which
-// signal stopped the run; long loops show progress and stop by time (core/runtime/long_loop.hpp).
+// signal stopped the run; long loops show progress and stop by time (core/process/long_loop.hpp).
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <spawn.h>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/runtime/build_info.hpp"
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/json.hpp"
 #include "core/util/strings.hpp"
 #include "tests/common/test_util.hpp"

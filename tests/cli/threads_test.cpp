@@ -1,4 +1,4 @@
-// The thread policy through the real binary (core/runtime/thread_policy.hpp): OMP_NUM_THREADS,
+// The thread policy through the real binary (core/process/thread_policy.hpp): OMP_NUM_THREADS,
 // an affinity mask (taskset), SLURM_CPUS_PER_TASK and run.threads each decide the run's thread
 // count, and summary.json records the count and the rule that chose it.
 #include <doctest/doctest.h>

@@ -19,7 +19,7 @@
 #include "core/comm/comm_error.hpp"
 #include "core/comm/comm_options.hpp"
 #include "core/comm/link_model.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 
 namespace mlsys::comm::detail {
 namespace {

@@ -22,7 +22,7 @@
 #include "core/comm/backend.hpp"
 #include "core/comm/backends.hpp"
 #include "core/comm/comm_error.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/tensor/plugin.hpp"
 
 namespace mlsys::comm::detail {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
 #include "sched/schedmate/tracker/template_miner.hpp"
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <map>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 #include "sched/schedmate/tracker/line_time.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Row iteration for delimited trace files: the project's CsvReader (core/util/csv.hpp) with the
+// Row iteration for delimited trace files: the project's CsvReader (core/io/csv.hpp) with the
 // trace read's bookkeeping: rows counted in the summary, a row with an unclosed quote or (with a
 // header) fewer fields than the header reported as a bad row (strict: error, lenient: skipped),
 // and a RowParser per row that names line and column.
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "sched/workload/traces/trace_reader.hpp"
 
 namespace mlsys::workload {

@@ -1,5 +1,5 @@
 #pragma once
-// Field parsing shared by the trace readers (splitting is core/util/csv.hpp). Everything works on
+// Field parsing shared by the trace readers (splitting is core/io/csv.hpp). Everything works on
 // views into the current line, so a row costs no allocation beyond the JobSpec it becomes.
 #include <cstdint>
 #include <optional>

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
 #include "sched/workload/traces/fields.hpp"
 #include "sched/workload/traces/trace_reader.hpp"

@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <numeric>
 
-#include "core/runtime/long_loop.hpp"
-#include "core/util/csv.hpp"
+#include "core/process/long_loop.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 #include "core/util/random.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/fields.hpp"

@@ -56,7 +56,7 @@ class TraceGenerator {
 
 std::vector<JobSpec> generate_trace(const TracegenOptions& opts, uint64_t seed);
 // Generates straight into a native CSV file (streamed, atomic); returns the number of jobs.
-// Progress and stops by time (core/runtime/long_loop.hpp): a signal stops it within a beat with
+// Progress and stops by time (core/process/long_loop.hpp): a signal stops it within a beat with
 // Interrupted, leaving no file. `duration_source` (optional) receives
 // TraceGenerator::duration_source().
 int64_t generate_trace_file(const TracegenOptions& opts, uint64_t seed, const std::string& path,

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 
 namespace mlsys::workload {
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "core/util/error.hpp"
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/fields.hpp"
 #include "sched/workload/traces/gavel_throughputs.hpp"

@@ -6,7 +6,7 @@
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/run_record.hpp"
 #include "core/util/error.hpp"
-#include "core/util/hash.hpp"
+#include "core/io/hash.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;

@@ -5,7 +5,7 @@
 
 #include "core/runtime/run_context.hpp"
 #include "core/runtime/run_folder.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/runtime/table.hpp"
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"

@@ -10,7 +10,7 @@
 #include "core/comm/comm_error.hpp"
 #include "core/comm/factory.hpp"
 #include "core/comm/quantized.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "tests/common/skip.hpp"
 #include "tests/core/comm/collective_cases.hpp"
 

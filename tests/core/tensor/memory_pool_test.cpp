@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/tensor/cpu_pool.hpp"
 #include "core/tensor/device_context.hpp"
 #include "core/tensor/tensor.hpp"

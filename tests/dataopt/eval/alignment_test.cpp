@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "core/comm/factory.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/random.hpp"
 #include "core/util/stats.hpp"
 #include "dataopt/eval/probe.hpp"

@@ -3,7 +3,7 @@
 #include "tests/common/test_util.hpp"
 #include "tests/dataopt/fixtures.hpp"
 #include "core/comm/factory.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/random.hpp"
 #include "dataopt/data/npy.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <csignal>
 
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "gnn/train/staleness.hpp"
 #include "tests/gnn/gnn_test_util.hpp"
 

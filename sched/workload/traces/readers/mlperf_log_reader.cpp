@@ -9,7 +9,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/mlperf.hpp"
 #include "sched/workload/traces/trace_reader.hpp"

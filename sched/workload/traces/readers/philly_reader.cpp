@@ -9,7 +9,7 @@
 
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/fields.hpp"
 #include "sched/workload/traces/trace_reader.hpp"

@@ -7,7 +7,7 @@
 // still pending or running) are skipped and counted; an array task keeps its id (1234_7).
 #include <algorithm>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/csv_rows.hpp"
 #include "sched/workload/traces/fields.hpp"

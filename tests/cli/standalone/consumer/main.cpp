@@ -4,7 +4,7 @@
 
 #include "core/config/resolve.hpp"
 #include "core/runtime/run_options.hpp"
-#include "core/util/hash.hpp"
+#include "core/io/hash.hpp"
 #include "core/util/json.hpp"
 #include "sim/command.hpp"
 

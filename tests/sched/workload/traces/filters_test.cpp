@@ -3,7 +3,7 @@
 #include <zlib.h>
 
 #include "core/util/error.hpp"
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 #include "sched/workload/traces/fields.hpp"
 #include "sched/workload/traces/native_csv.hpp"
 #include "sched/workload/traces/read_trace.hpp"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 #include "sched/workload/traces/generator.hpp"
 #include "sched/workload/traces/native_csv.hpp"

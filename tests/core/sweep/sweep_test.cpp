@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "core/config/resolve.hpp"
-#include "core/runtime/sweep.hpp"
+#include "core/sweep/sweep.hpp"
 #include "core/util/error.hpp"
 #include "tests/common/test_util.hpp"
 

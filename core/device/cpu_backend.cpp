@@ -1,11 +1,13 @@
-#include "core/tensor/cpu_backend.hpp"
-
+// The host device backend: host memory (the CPU caching pool), no streams, the CPU kernels
+// (OpenBLAS + OpenMP). Part of the core library (every build has it); it registers itself when
+// libmlsys_core loads, as a plugin's backend does when the plugin loads (core/device/cuda/).
 #include <cstdlib>
 #include <cstring>
 #include <thread>
 
 #include "core/kernels/kernel_table.hpp"
 #include "core/tensor/cpu_pool.hpp"
+#include "core/tensor/device_backend.hpp"
 
 namespace mlsys {
 
@@ -39,11 +41,11 @@ class CpuBackend final : public DeviceBackend {
   const kernels::KernelTable& kernels() const override { return kernels::cpu_kernel_table(); }
 };
 
-}  // namespace
+// Never destroyed: host tensors may live in statics. Registered during the library's static
+// initialization; the registry's lock and table are constant-initialized, so the order of
+// initialization between files does not matter.
+const bool kRegistered = (register_device_backend(Device::Kind::cpu, new CpuBackend()), true);
 
-DeviceBackend& cpu_backend() {
-  static CpuBackend* b = new CpuBackend();  // never destroyed: host tensors may live in statics
-  return *b;
-}
+}  // namespace
 
 }  // namespace mlsys

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "core/util/error.hpp"
-#include "core/util/hash.hpp"
+#include "core/io/hash.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/util/error.hpp"
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;

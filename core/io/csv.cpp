@@ -1,4 +1,4 @@
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

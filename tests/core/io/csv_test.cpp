@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/runtime/table.hpp"
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/error.hpp"
 #include "tests/common/test_util.hpp"
 

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 
 namespace mlsys {
 

@@ -1,4 +1,4 @@
-#include "core/util/hash.hpp"
+#include "core/io/hash.hpp"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/runtime/long_loop.hpp"
+#include "core/process/long_loop.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys {

@@ -1,4 +1,4 @@
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 
 #include <malloc.h>
 #include <omp.h>
@@ -15,7 +15,7 @@
 #include <mutex>
 #include <ctime>
 
-#include "core/runtime/thread_policy.hpp"
+#include "core/process/thread_policy.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 

@@ -41,7 +41,7 @@ void clear_interrupt();  // for tests
 std::string self_executable();
 
 // Applies a thread count to OpenMP and OpenBLAS (0: every CPU of the affinity mask); returns the
-// count used. Runs choose the count with choose_threads (core/runtime/thread_policy.hpp).
+// count used. Runs choose the count with choose_threads (core/process/thread_policy.hpp).
 int set_thread_count(int threads);
 int thread_count();
 

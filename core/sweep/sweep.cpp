@@ -1,4 +1,4 @@
-#include "core/runtime/sweep.hpp"
+#include "core/sweep/sweep.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -20,7 +20,7 @@
 #include "core/comm/factory.hpp"
 #include "core/log/log.hpp"
 #include "core/runtime/run_folder.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/runtime/trace_writer.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"

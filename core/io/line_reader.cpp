@@ -1,10 +1,10 @@
-#include "core/util/line_reader.hpp"
+#include "core/io/line_reader.hpp"
 
 #include <zlib.h>
 
 #include <cstring>
 
-#include "core/runtime/long_loop.hpp"
+#include "core/process/long_loop.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys {

@@ -1,5 +1,5 @@
-// LongLoop (core/runtime/long_loop.hpp): stops and progress come by time, whatever one round costs.
-#include "core/runtime/long_loop.hpp"
+// LongLoop (core/process/long_loop.hpp): stops and progress come by time, whatever one round costs.
+#include "core/process/long_loop.hpp"
 
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 
 using namespace mlsys;

@@ -1,12 +1,12 @@
-// A sweep's per-configuration fingerprint (core/runtime/sweep_plan_record.hpp): resolved config
+// A sweep's per-configuration fingerprint (core/sweep/sweep_plan_record.hpp): resolved config
 // hash plus the run record's input hashes; what changed is named, a missing record is never taken
 // for a match. (Whole sweeps replaying an edit: tests/cli/sweep_test.cpp.)
 #include <doctest/doctest.h>
 
 #include "core/config/resolve.hpp"
 #include "core/runtime/run_options.hpp"
-#include "core/runtime/sweep_plan_record.hpp"
-#include "core/util/hash.hpp"
+#include "core/sweep/sweep_plan_record.hpp"
+#include "core/io/hash.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;

@@ -1,7 +1,7 @@
 #pragma once
 // The line reader of the project: streaming input through a fixed-size buffer, so memory does not
 // grow with the file (multi-GB traces). Reads plain and gzip-compressed files alike (zlib passes
-// plain files through). CSV files: core/util/csv.hpp reads them through this.
+// plain files through). CSV files: core/io/csv.hpp reads them through this.
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -23,7 +23,7 @@ class LineReader {
   // Next line without its "\n" / "\r\n"; the view stays valid until the next call. A gzip file
   // that is cut short or corrupt is an InputError naming the file and the lines read before it
   // (the partial last line is never returned). Every chunk read checks the stop flag and shows
-  // progress (core/runtime/long_loop.hpp): a SIGINT or SIGTERM stops a multi-GB read with
+  // progress (core/process/long_loop.hpp): a SIGINT or SIGTERM stops a multi-GB read with
   // Interrupted after at most one more chunk.
   bool next(std::string_view& line);
   // 1-based number of the line last returned.

@@ -10,7 +10,7 @@
 //                `mlsys sweep merge SWEEP.yaml --out DIR` joins the folders afterwards
 // Each configuration is a child `mlsys` process (its own run folder, record and exit code). A
 // configuration whose folder already holds a complete run of the same plan (its resolved config
-// and input files: core/runtime/sweep_plan_record.hpp) is not run again, so re-running a sweep
+// and input files: core/sweep/sweep_plan_record.hpp) is not run again, so re-running a sweep
 // resumes it, and re-running an edited sweep re-runs exactly the configurations it changed
 // (--overwrite re-runs everything). A run of another plan never reaches the table: merge shows it
 // as "stale", with no results.
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/config/schema.hpp"
-#include "core/runtime/sweep_plan_record.hpp"
+#include "core/sweep/sweep_plan_record.hpp"
 #include "core/runtime/table.hpp"
 
 namespace mlsys {

@@ -1,4 +1,4 @@
-// The thread policy (core/runtime/thread_policy.hpp) with a fake environment and affinity mask,
+// The thread policy (core/process/thread_policy.hpp) with a fake environment and affinity mask,
 // and set_thread_count reaching OpenMP and OpenBLAS alike.
 #include <doctest/doctest.h>
 #include <omp.h>
@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "core/runtime/system.hpp"
-#include "core/runtime/thread_policy.hpp"
+#include "core/process/system.hpp"
+#include "core/process/thread_policy.hpp"
 #include "core/util/error.hpp"
 
 extern "C" int openblas_get_num_threads(void);

@@ -1,11 +1,11 @@
-#include "core/runtime/sweep_plan_record.hpp"
+#include "core/sweep/sweep_plan_record.hpp"
 
 #include <vector>
 
 #include "core/runtime/run_options.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
-#include "core/util/hash.hpp"
+#include "core/io/hash.hpp"
 
 namespace mlsys {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/util/csv.hpp"
+#include "core/io/csv.hpp"
 #include "core/util/json.hpp"
 #include "tests/common/test_util.hpp"
 

@@ -1,10 +1,10 @@
-#include "core/runtime/long_loop.hpp"
+#include "core/process/long_loop.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 
 namespace mlsys {

@@ -7,7 +7,7 @@
 //   LongLoop loop("simulation", jobs.size(), "jobs finished");
 //   while (...) { ...; loop.tick(finished); }
 //
-// tick() counts down and looks at the stop flag (one relaxed atomic load: core/runtime/system.hpp);
+// tick() counts down and looks at the stop flag (one relaxed atomic load: core/process/system.hpp);
 // a stop signal makes it throw Interrupted at once, naming the signal and how far the loop got, so a
 // stop waits for one round at most. When the count runs out beat() reads the steady clock and
 // updates the progress display; the count is re-sized at every beat so that the clock is read about
@@ -21,7 +21,7 @@
 #include <string>
 
 #include "core/log/progress.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 
 namespace mlsys {
 

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "core/runtime/run_context.hpp"
-#include "core/runtime/system.hpp"
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
 #include "tests/common/test_util.hpp"

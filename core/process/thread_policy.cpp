@@ -1,4 +1,4 @@
-#include "core/runtime/thread_policy.hpp"
+#include "core/process/thread_policy.hpp"
 
 #include <sched.h>
 
