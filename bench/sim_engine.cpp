@@ -8,15 +8,22 @@
 // reported as bytes per job.
 //
 //   build-sim/bench/bench_sim_engine [--quick]
+//   build-sim/bench/bench_sim_engine --helios-trace DIR   (writes part 3's trace as DIR/cluster_log.csv and
+//                                                          DIR/vc_config.csv for `mlsys simulate helios`)
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 
+#include <fmt/format.h>
+
+#include "core/io/csv.hpp"
 #include "core/process/system.hpp"
 #include "core/util/fs.hpp"
 #include "core/util/random.hpp"
+#include "sched/workload/traces/fields.hpp"
 #include "sim/engine/engine.hpp"
 #include "sim/helios/helios_input.hpp"
 #include "sim/helios/helios_sim.hpp"
@@ -110,6 +117,40 @@ void helios_run(const char* what, const std::vector<helios::Job>& jobs, int node
               static_cast<long long>(r.ticks_processed), static_cast<long long>(r.makespan));
 }
 
+// Part 3's trace: lightly loaded (0.4 of 64 nodes x 8 GPUs), whole seconds, one VC.
+std::vector<EngineJob> helios100k() { return generate(100000, 512, 0.4, 3, true); }
+
+// Part 3's trace in the Helios "Philly" input format (as ../shared/reference/helios_gavel: datetime
+// submit times from 2017-10-01), so the whole `mlsys simulate helios` process can be timed on it
+// (bench/sim_helios_cli.sh).
+void write_helios_trace(const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  const int64_t origin = *workload::parse_datetime("2017-10-01 00:00:00");
+  CsvFileWriter w(dir / "cluster_log.csv");
+  w.header({"job_id", "user", "vc", "jobname", "gpu_num", "state", "submit_time", "duration"});
+  const auto jobs = helios100k();
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    w.integer(static_cast<int64_t>(i));
+    w.field("u" + std::to_string(i % 97));
+    w.field("vc");
+    w.field(fmt::format("vc-{:06d}", i));
+    w.integer(jobs[i].info.num_gpus);
+    w.field("Pass");
+    w.field(workload::format_datetime(origin + static_cast<int64_t>(jobs[i].info.submit)));
+    w.integer(static_cast<int64_t>(jobs[i].duration));
+    w.end_row();
+  }
+  w.commit();
+  CsvFileWriter v(dir / "vc_config.csv");
+  v.header({"vc", "node num", "gpus_per_node"});
+  v.field("vc");
+  v.integer(64);
+  v.integer(8);
+  v.end_row();
+  v.commit();
+  std::printf("%zu jobs written to %s\n", jobs.size(), (dir / "cluster_log.csv").c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,6 +158,10 @@ int main(int argc, char** argv) {
   // --fifo: part 1's FIFO line alone, the engine-only figure bench/sim_cli.sh prints beside the
   // whole `mlsys simulate` process.
   const bool fifo_only = argc > 1 && std::strcmp(argv[1], "--fifo") == 0;
+  if (argc > 2 && std::strcmp(argv[1], "--helios-trace") == 0) {
+    write_helios_trace(argv[2]);
+    return 0;
+  }
   std::printf("== 1. non-preemptive, 1,000 nodes x 8 GPUs, load 0.8, one core ==\n");
   {
     auto jobs = generate(quick ? 100000 : 1000000, 8000, 0.8, 1);
@@ -135,7 +180,7 @@ int main(int argc, char** argv) {
   }
   std::printf("== 3. lightly loaded 100k-job single-VC trace (whole seconds), 64 nodes ==\n");
   {
-    auto ej = generate(100000, 512, 0.4, 3, true);
+    auto ej = helios100k();
     std::vector<helios::Job> hj(ej.size());
     for (size_t i = 0; i < ej.size(); ++i) {
       hj[i].vc = "vc";

@@ -39,6 +39,18 @@ try:
 except ImportError:  # reported by main(), so --help works without matplotlib
     plt = None
 
+
+def matplotlib_missing():
+    """The error when this interpreter has no matplotlib, naming the interpreter: Debian's
+    python3-matplotlib exists for /usr/bin/python3 only, which a venv without system packages or a
+    pyenv/conda python3 first on PATH does not see."""
+    debian = "/usr/bin/python3"
+    msg = f"plot_run: matplotlib is missing for {sys.executable} (Python {sys.version.split()[0]})"
+    other = sys.prefix != sys.base_prefix or os.path.realpath(sys.executable) != os.path.realpath(debian)
+    if os.path.exists(debian) and other:
+        return msg + f"; Debian's python3-matplotlib is installed for {debian}: run {debian} {sys.argv[0]} ..."
+    return msg + "; Debian: apt-get install python3-matplotlib, or run scripts/setup"
+
 # Colour-blind-safe palette (Okabe-Ito), cycled with line styles and markers, so the 8 + k-th
 # series never looks like the k-th.
 COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
@@ -358,8 +370,7 @@ def main(argv=None):
         print(f"plot_run: {a.run} is not a folder (give an mlsys run folder)", file=sys.stderr)
         return 2
     if plt is None:
-        print("plot_run: matplotlib is missing (Debian: apt-get install python3-matplotlib, or run scripts/setup)",
-              file=sys.stderr)
+        print(matplotlib_missing(), file=sys.stderr)
         return 2
     cmd = detect_command(a.run)
     if cmd not in PLOTTERS:

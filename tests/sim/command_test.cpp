@@ -127,6 +127,39 @@ TEST_CASE("simulate command: helios mode reproduces the reference sums") {
   CHECK(ours.find("11cb48,srtf,2000,44606.22,938.75,89212440,1877500,9348533,135") != std::string::npos);
 }
 
+TEST_CASE("simulate command: helios mode reads a cluster log and writes its per-job rows (hand-computed)") {
+  // The trace of helios_compat_test's hand-computed case, read from a file (datetime submit times,
+  // a user name that needs quoting) and written back through perjob/<policy>.csv: a runs 0-10 on
+  // the node's 8 GPUs; b (queued 9 s) and c (queued 8 s) start together at 10.
+  TempDir t("simhelios_file");
+  write_text(t / "in" / "cluster_log.csv",
+             "job_id,user,vc,jobname,gpu_num,state,submit_time,duration\n"
+             "1,\"smith, j\",v,a,8,Pass,2017-10-01 00:00:00,10\n"
+             "2,u,v,b,4,Pass,2017-10-01 00:00:01,5\n"
+             "3,u,v,c,2,Failed,2017-10-01 00:00:02,3\n");
+  write_text(t / "in" / "vc_config.csv", "vc,node num\nv,1\n");
+  const std::string log = " --set sim.helios.cluster_log=" + (t / "in" / "cluster_log.csv").string();
+  auto r = run_mlsys(quiet("simulate helios" + log + " --set 'sim.helios.policies=[fifo,sjf]' --set run.out_dir=" +
+                           (t / "h").string()));
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const std::string header =
+      "user,vc,jobname,gpu_num,state,submit_time,duration,start_time,end_time,ckpt_times,queue,jct,priority\n";
+  const std::string rows =
+      "\"smith, j\",v,a,8,Pass,0,10,0,10,0,0,10,-1\n"
+      "u,v,b,4,Pass,1,5,10,15,0,9,14,-1\n"
+      "u,v,c,2,Failed,2,3,10,13,0,8,11,-1\n";
+  CHECK(read_text(t / "h" / "perjob" / "fifo.csv") == header + rows);
+  CHECK(read_text(t / "h" / "perjob" / "sjf.csv") == header + rows);  // both fit at 10 anyway
+  CHECK(read_text(t / "h" / "helios_results.csv").find("v,fifo,3,11.67,5.67,35,17,15,0") != std::string::npos);
+  // A bad field stops the run with the file, line and column (InputError: exit 1).
+  write_text(t / "in" / "cluster_log.csv",
+             "job_id,user,vc,jobname,gpu_num,state,submit_time,duration\n1,u,v,a,8,Pass,2017-10-01 25:00:00,10\n");
+  auto bad = run_mlsys(quiet("simulate helios" + log + " --set run.out_dir=" + (t / "bad").string()));
+  CHECK(bad.exit_code == 1);
+  CHECK_MESSAGE(bad.err.find("cluster_log.csv:2:7: field 'submit_time' = '2017-10-01 25:00:00'") != std::string::npos,
+                bad.err);
+}
+
 TEST_CASE("simulate command: the same config and seed give the same bytes with or without MLSYS_DATA_DIR") {
   // A data folder whose runtimes file differs from the built-in table: before the default became
   // explicit (tracegen.runtimes_file: builtin), setting MLSYS_DATA_DIR switched the durations.

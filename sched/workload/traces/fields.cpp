@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "core/util/strings.hpp"
@@ -51,6 +52,19 @@ int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
   return era * 146097 + doe - 719468;
 }
 
+// Inverse of days_from_civil (the same algorithm run backwards).
+void civil_from_days(int64_t z, int64_t& y, int64_t& m, int64_t& d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp + (mp < 10 ? 3 : -9);
+  y = yoe + era * 400 + (m <= 2);
+}
+
 bool digits(std::string_view s, size_t pos, size_t len, int64_t& out) {
   if (pos + len > s.size()) return false;
   int64_t v = 0;
@@ -80,6 +94,17 @@ std::optional<int64_t> parse_datetime(std::string_view s) {
   }
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
   return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
+}
+
+std::string format_datetime(int64_t t) {
+  const int64_t day = day_start(t), rem = t - day;
+  int64_t y, m, d;
+  civil_from_days(day / 86400, y, m, d);
+  char buf[96];  // room for any int64 fields, so the compiler can prove no truncation
+  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld", static_cast<long long>(y),
+                static_cast<long long>(m), static_cast<long long>(d), static_cast<long long>(rem / 3600),
+                static_cast<long long>(rem / 60 % 60), static_cast<long long>(rem % 60));
+  return buf;
 }
 
 int64_t day_start(int64_t t) {

@@ -19,6 +19,8 @@ std::optional<int64_t> parse_int(std::string_view s);
 
 // "YYYY-MM-DD HH:MM:SS" (or 'T' separator, optional fraction) as UTC seconds since 1970.
 std::optional<int64_t> parse_datetime(std::string_view s);
+// Inverse of parse_datetime: UTC seconds since 1970 as "YYYY-MM-DD HH:MM:SS" (years 0-9999).
+std::string format_datetime(int64_t t);
 // Inverse of parse_datetime for the day part: seconds at 00:00:00 UTC of the day containing t.
 int64_t day_start(int64_t t);
 

@@ -131,6 +131,10 @@ TEST_CASE("field parsing helpers") {
   CHECK(!parse_datetime("2020-13-01 00:00:00"));
   CHECK(!parse_datetime("None"));
   CHECK(day_start(1506816000 + 3700) == 1506816000);
+  CHECK(format_datetime(1506816000 + 3723) == "2017-10-01 01:02:03");
+  CHECK(format_datetime(951782400) == "2000-02-29 00:00:00");  // leap day of a leap century
+  for (int64_t t : {int64_t{0}, int64_t{1506816000} + 86400 * 61 - 1, int64_t{4102444800}})
+    CHECK(parse_datetime(format_datetime(t)).value() == t);
   CHECK(parse_int("4.0").value() == 4);
   CHECK(!parse_int("4.5"));
   CHECK(!parse_double("1.5x"));
