@@ -6,7 +6,7 @@
 # the GPU plugins that the package description names (cmake/mlsys_cpack_project.cmake).
 # The bootstrapped root is cached as a tarball, and the downloaded packages as .debs, under
 # <cache dir>, so only the first run pays for debootstrap. Skipped, with the reason, when not root,
-# without debootstrap or chroot, or when the Debian mirror cannot be reached.
+# without debootstrap or a permitted chroot, or when the Debian mirror cannot be reached.
 # Usage: deb_clean_root_test.sh <build dir> <work dir> <cache dir>
 #   MLSYS_DEBIAN_MIRROR (default http://deb.debian.org/debian), MLSYS_DEBIAN_SECURITY_MIRROR
 #   (default http://deb.debian.org/debian-security) choose the servers.
@@ -30,6 +30,7 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 [[ $(id -u) -eq 0 ]] || skip not-root "making and entering a Debian root (debootstrap, chroot) needs root: run ctest -L packaging as root"
 command -v debootstrap >/dev/null || skip no-debootstrap "debootstrap is not installed (scripts/setup installs it)"
 command -v chroot >/dev/null || skip no-chroot "chroot (coreutils) is not on PATH"
+chroot / /bin/true 2>/dev/null || skip no-chroot "chroot is not permitted here (a container without CAP_SYS_CHROOT?)"
 host=$(sed -E 's#^[a-z]+://([^/:]+).*#\1#' <<<"$mirror")
 port=80
 [[ $mirror == https://* ]] && port=443
