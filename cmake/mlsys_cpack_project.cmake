@@ -108,8 +108,8 @@ if(plugin_outside)
          "GPU backends: the plugins ${plugins_text} need\n"
          "${libs_text},\n"
          "which no Debian package provides: install NVIDIA's CUDA toolkit and NCCL under\n"
-         "/usr/local/cuda (or put their folder on LD_LIBRARY_PATH). Without them the package\n"
-         "installs and runs on the CPU; a config asking for a GPU backend stops with\n"
-         "'library missing: <name>'.")
+         "/usr/local/cuda (or put their folder on LD_LIBRARY_PATH); a GPU also needs the NVIDIA\n"
+         "driver (libcuda.so.1). Without them the package installs and runs on the CPU; a config\n"
+         "asking for a GPU backend stops with the reason, which `mlsys version` also shows.")
 endif()
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${description}")
