@@ -29,13 +29,19 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "dataset-fashion-mnist")
-if(MLSYS_HAVE_CUDA)
-  # The CUDA runtime comes from NVIDIA's toolkit, which no Debian package provides, so
-  # dpkg-shlibdeps cannot resolve it: name the Debian libraries by hand (CPU builds compute them).
-  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS
-      "libyaml-cpp0.7, libfmt9, libboost-program-options1.74.0, libopenblas0, libmetis5, libgomp1, zlib1g, libzip4, libstdc++6, libopenmpi3")
-else()
-  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-endif()
+# Depends is computed by dpkg-shlibdeps in every build, from the NEEDED entries of every packaged
+# ELF file: a hand-written list goes stale (it once lacked libcurl4 and libxgboost0). CPack runs it
+# with --ignore-missing-info, which leaves out the libraries that no Debian package provides: in a
+# CUDA build those are NVIDIA's CUDA and NCCL libraries, needed only by the backend plugins (dlopened
+# on demand; the CPU backend and the quickstart run without them). cmake/mlsys_cpack_project.cmake
+# names them in the package description at cpack time and refuses a package whose other files need
+# such a library, so nothing is left out silently.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_SOURCE_DIR}/cmake/mlsys_cpack_project.cmake)
+get_property(mlsys_cpack_plugins GLOBAL PROPERTY MLSYS_PLUGINS)
+set(CPACK_MLSYS_BINARY ${PROJECT_BINARY_DIR}/bin/mlsys)
+set(CPACK_MLSYS_PLUGIN_FILES "")
+foreach(t IN LISTS mlsys_cpack_plugins)
+  list(APPEND CPACK_MLSYS_PLUGIN_FILES ${PROJECT_BINARY_DIR}/lib/lib${t}.so)
+endforeach()
 include(CPack)

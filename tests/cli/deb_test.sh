@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ctest cli/deb_package: `cpack -G DEB` builds the package; its contents unpacked into a scratch
-# root (dpkg-deb -x; installing system-wide is left to the Dockerfile) run the quickstart from
-# another folder, which also shows the /usr tree is relocatable.
+# root (dpkg-deb -x; installing with apt into a clean Debian 12 is ctest cli/deb_clean_root) run the
+# quickstart from another folder, which also shows the /usr tree is relocatable.
 # Usage: deb_test.sh <build dir> <work dir>
 set -euo pipefail
 build=$1 work=$2

@@ -4,12 +4,14 @@
 // changed input file) re-runs exactly the configurations it changed, and merge never mixes plans.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "core/runtime/build_info.hpp"
 #include "core/io/csv.hpp"
+#include "core/process/thread_policy.hpp"
 #include "core/util/json.hpp"
 #include "core/util/strings.hpp"
 #include "tests/common/test_util.hpp"
@@ -78,6 +80,33 @@ TEST_CASE("cli sweep: threads, mpirun and a SLURM array give byte-identical tabl
   }
   CHECK(spans[0] == 4);
   CHECK(spans[1] == 4);
+}
+
+TEST_CASE("cli sweep: array.sbatch runs its task under a launcher prefix that drops the job's environment") {
+  // The stand-in launcher behaves like a container started with a clean environment (apptainer
+  // --cleanenv, docker run): it records what it was given and runs the rest with nothing but PATH.
+  mlsys::test::TempDir dir("sweep");
+  fs::path sweep = write_sweep(dir);
+  const fs::path record = dir / "launcher.txt";
+  mlsys::test::write_text(dir / "launcher.sh", "printf '%s\\n' \"SRUN_CPUS_PER_TASK=${SRUN_CPUS_PER_TASK:-}\" \"$@\" > '" +
+                                                    record.string() + "'\nexec env -i PATH=/usr/bin:/bin \"$@\"\n");
+  const std::string out = (dir / "array").string();
+  auto r = run_shell("SLURM_ARRAY_TASK_ID=3 SLURM_CPUS_PER_TASK=2 MLSYS=" + kBin + " bash " +
+                     (mlsys::test::source_dir() / "scripts/sweep/array.sbatch").string() + " '" + sweep.string() +
+                     "' '" + out + "' bash '" + (dir / "launcher.sh").string() + "'");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.out << r.err);
+  auto seen = mlsys::split(mlsys::test::read_text(record), '\n');
+  REQUIRE(seen.size() >= 3);
+  CHECK(seen[0] == "SRUN_CPUS_PER_TASK=2");  // srun as the launcher gets the job's CPUs per task
+  CHECK(seen[1] == "env");
+  // Only task 3 ran, with the allocation as its thread count (capped by this machine's CPUs).
+  CHECK(fs::exists(dir / "array/runs/0003/summary.json"));
+  for (const char* other : {"0000", "0002", "0004", "0007"}) CHECK_FALSE(fs::exists(dir / "array/runs" / other));
+  auto run = mlsys::Json::parse(mlsys::test::read_text(dir / "array/runs/0003/summary.json"));
+  const auto& rec = *run.find("run");
+  CHECK(rec.find("threads")->as_int() == std::min(2, mlsys::affinity_cpu_count()));
+  CHECK(rec.find("environment")->find("SLURM_ARRAY_TASK_ID")->as_string() == "3");
+  CHECK(rec.find("environment")->find("SLURM_CPUS_PER_TASK")->as_string() == "2");
 }
 
 TEST_CASE("cli sweep: a re-run resumes, keeping complete configurations, and list prints the array range") {
