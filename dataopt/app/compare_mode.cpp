@@ -292,10 +292,14 @@ void compare_mode(RunContext& ctx) {
       gains.push_back(g);
       listed += fmt::format(" {:+.2f}", g);
     }
-    claims[c.name] = Json(Json::Object{{"better", Json(c.better)},     {"worse", Json(c.worse)},
-                                       {"epoch", Json(last)},          {"gain_points", gains},
-                                       {"gain_mean", Json(v.gain.mean)}, {"gain_sd", Json(v.gain.sd)},
-                                       {"margin", Json(o.claim_margin)}, {"holds", Json(v.holds)},
+    claims[c.name] = Json(Json::Object{{"better", Json(c.better)},
+                                       {"worse", Json(c.worse)},
+                                       {"epoch", Json(last)},
+                                       {"gain_points", gains},
+                                       {"gain_mean", Json(v.gain.mean)},
+                                       {"gain_sd", Json(v.gain.sd)},
+                                       {"margin", Json(o.claim_margin)},
+                                       {"holds", Json(v.holds)},
                                        {"reason", Json(v.reason)}});
     claim_lines.push_back(fmt::format("  {:<13} {} > {}: {} (per seed{})", v.holds ? "holds" : "DOES NOT HOLD", describe(c.better),
                                       describe(c.worse), v.reason, listed));
