@@ -16,6 +16,11 @@ const config::Section<CooptOptions>& coopt_section() {
             "only its rows (\"\": read the .gz, inflating it up to the last row needed)");
     s.field("data.synthetic_train", &CooptOptions::synthetic_train, "Synthetic train images").range(10, 1e7);
     s.field("data.synthetic_test", &CooptOptions::synthetic_test, "Synthetic test images").range(10, 1e7);
+    s.field("data.synthetic_shift", &CooptOptions::synthetic_shift,
+            "Synthetic images: largest offset of a sample from its class prototype, pixels per axis (larger: harder)")
+        .range(0, 14);
+    s.field("data.synthetic_noise", &CooptOptions::synthetic_noise, "Synthetic images: sd of the Gaussian pixel noise")
+        .range(0, 2);
     s.field("data.digits_csv", &CooptOptions::digits_csv,
             "sklearn digits CSV read by priors with dataset: digits (\"\": none; such a prior is then an error)");
     s.field("pool.begin", &CooptOptions::pool_begin, "First train-file row of the unlabeled pool D").min(0);
@@ -29,6 +34,12 @@ const config::Section<CooptOptions>& coopt_section() {
     s.field("align.fraction", &CooptOptions::align_fraction, "Size of the shared alignment set S as a fraction of D").range(0.001, 0.5);
     s.field("align.dim", &CooptOptions::common_dim, "Common target dimension n of the random projections").range(2, 4096);
     s.field("align.ridge", &CooptOptions::ridge, "Ridge strength of the alignment fit, relative to mean(diag(A^T A))").range(0, 1e6);
+    s.field("align.map", &CooptOptions::align_map, "Alignment map of each non-reference participant").choices_described([] {
+      return std::vector<config::Choice>{
+          {"ridge", "the ridge fit T_k on S (CoOpt)"},
+          {"identity", "T = I for every participant, weight 1: no alignment in the optimized dataset (an ablation; the "
+                       "negative control of the aligned-beats-unaligned claim)"}};
+    });
     s.field("align.intercept", &CooptOptions::align_intercept,
             "Fit the alignment with an intercept, y = a T + c on S-centered embeddings (false: y = a T as published)");
     s.field("align.weighting", &CooptOptions::weighting,
@@ -76,6 +87,10 @@ const config::Section<CooptOptions>& coopt_section() {
             "Time-to-accuracy target: CoOpt aligned's few-label accuracy after this epoch; each row reports the first "
             "probe epoch (and training time) reaching it (0: no target)")
         .range(0, 1000);
+    s.field("eval.claim_margin", &CooptOptions::claim_margin,
+            "Smallest mean gain over seeds, in accuracy points (few labels, last probe epoch), for a claim of the "
+            "comparison (aligned beats unaligned, SimCLR beats random init) to hold; it must also exceed its sd")
+        .range(0, 100);
   });
   return s;
 }

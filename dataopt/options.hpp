@@ -18,6 +18,8 @@ struct CooptOptions {
   std::string data_dir = "/usr/share/datasets/fashion-mnist";
   int64_t synthetic_train = 6000;
   int64_t synthetic_test = 1000;
+  double synthetic_shift = 2;
+  double synthetic_noise = 0.08;
   std::string data_cache_dir;  // "" = read gzipped IDX files directly
   std::string digits_csv;  // priors with dataset: digits read this file ("" = none given)
   int64_t pool_begin = 4000;
@@ -30,6 +32,7 @@ struct CooptOptions {
   double align_fraction = 0.025;
   int64_t common_dim = 64;
   double ridge = 0.01;
+  std::string align_map = "ridge";
   bool align_intercept = false;
   std::string weighting = "loo_r2";
   double uniformity_t = 2.0;
@@ -55,7 +58,8 @@ struct CooptOptions {
   std::string central_prior;  // "" -> the reference prior
   std::string eval_on = "test";  // test | validation (train-file rows, for tuning)
   int64_t validation_begin = 0, validation_size = 0;
-  int64_t target_epoch = 2;  // time-to-accuracy target: CoOpt aligned's accuracy after this epoch (0: none)
+  int64_t target_epoch = 2;
+  double claim_margin = 1.0;  // accuracy points  // time-to-accuracy target: CoOpt aligned's accuracy after this epoch (0: none)
 };
 
 const config::Section<CooptOptions>& coopt_section();

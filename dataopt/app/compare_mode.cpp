@@ -18,6 +18,7 @@
 #include "dataopt/app/modes.hpp"
 #include "dataopt/app/setup.hpp"
 #include "dataopt/data/idx.hpp"
+#include "dataopt/eval/claims.hpp"
 #include "dataopt/eval/probe.hpp"
 #include "dataopt/math/projection.hpp"
 #include "dataopt/pipeline/optimized_dataset.hpp"
@@ -273,6 +274,37 @@ void compare_mode(RunContext& ctx) {
   checks["simclr_minus_random"] = simclr_vs_random;
   checks["cnn_minus_mlp_last"] = at("coopt_cnn", last, true) - at("coopt", last, true);
 
+  // The claims, judged on each seed's pair of few-label accuracies at the last probe epoch.
+  auto per_seed = [&](const std::string& m) {
+    std::vector<double> v(static_cast<size_t>(o.seeds));
+    for (const Job& job : jobs)
+      if (job.method == m) v[static_cast<size_t>(job.seed_index)] = job.points.back().few;
+    return v;
+  };
+  Json claims = Json::object();
+  std::vector<std::string> claim_lines;
+  for (const Claim& c : comparison_claims()) {
+    if (!has(o.methods, c.better) || !has(o.methods, c.worse)) continue;
+    const ClaimVerdict v = judge_claim(per_seed(c.better), per_seed(c.worse), o.claim_margin);
+    Json gains = Json::array();
+    std::string listed;
+    for (double g : v.gains) {
+      gains.push_back(g);
+      listed += fmt::format(" {:+.2f}", g);
+    }
+    claims[c.name] = Json(Json::Object{{"better", Json(c.better)},
+                                       {"worse", Json(c.worse)},
+                                       {"epoch", Json(last)},
+                                       {"gain_points", gains},
+                                       {"gain_mean", Json(v.gain.mean)},
+                                       {"gain_sd", Json(v.gain.sd)},
+                                       {"margin", Json(o.claim_margin)},
+                                       {"holds", Json(v.holds)},
+                                       {"reason", Json(v.reason)}});
+    claim_lines.push_back(fmt::format("  {:<13} {} > {}: {} (per seed{})", v.holds ? "holds" : "DOES NOT HOLD", describe(c.better),
+                                      describe(c.worse), v.reason, listed));
+  }
+
   Json& sum = ctx.summary();
   sum["data"] = s.data->describe();
   sum["scored_on"] = o.eval_on;
@@ -282,6 +314,7 @@ void compare_mode(RunContext& ctx) {
   sum["central_prior"] = central_name;
   sum["results"] = results;
   sum["checks"] = checks;
+  sum["claims"] = claims;
   // Wall-clock times vary run to run, so they stay out of summary.json and comparison.csv.
   Json timing = Json::object();
   timing["priors_s"] = priors_s;
@@ -314,6 +347,11 @@ void compare_mode(RunContext& ctx) {
     for (const auto& m : o.methods)
       ctx.say(reach_epoch.count(m) ? fmt::format("  {:<38} epoch {:>3}, {:.1f}s of training", describe(m), reach_epoch[m], reach_s[m])
                                    : fmt::format("  {:<38} not within {} epochs", describe(m), last));
+  }
+  if (!claim_lines.empty()) {
+    ctx.say(fmt::format("claims ({} labels/class, epoch {}, paired over {}; need a mean gain >= {:.2f} points and > its sd):", lpc,
+                        last, seeds, o.claim_margin));
+    for (const std::string& line : claim_lines) ctx.say(line);
   }
   ctx.say(fmt::format("time: priors {:.1f}s, participant phase {:.1f}s, total {:.1f}s", priors_s, participants_s,
                       seconds_since(t_all)));

@@ -62,6 +62,8 @@ Setup make_setup(RunContext& ctx) {
   ds.dir = o.data_dir;
   ds.synthetic_train = o.synthetic_train;
   ds.synthetic_test = o.synthetic_test;
+  ds.synthetic_shift = o.synthetic_shift;
+  ds.synthetic_noise = o.synthetic_noise;
   ds.cache_dir = o.data_cache_dir;
   ds.seed = 1;  // the synthetic dataset is fixed; run.seed varies the method, not the data
   s.data = std::make_unique<DataSource>(ds);
@@ -85,6 +87,7 @@ Setup make_setup(RunContext& ctx) {
   p.align_fraction = o.align_fraction;
   p.common_dim = o.common_dim;
   p.ridge = o.ridge;
+  p.align_map = o.align_map;
   p.intercept = o.align_intercept;
   p.weighting = o.weighting;
   p.uniformity_t = o.uniformity_t;

@@ -1,5 +1,7 @@
 #include "dataopt/data/source.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -33,9 +35,18 @@ DataSource::DataSource(DataSourceSpec spec) : spec_(std::move(spec)) {
 }
 
 std::string DataSource::describe() const {
-  return synthetic_ ? "synthetic images (" + std::to_string(spec_.synthetic_train) + " train, " +
-                          std::to_string(spec_.synthetic_test) + " test)"
-                    : "IDX dataset " + spec_.dir;
+  if (!synthetic_) return "IDX dataset " + spec_.dir;
+  const SyntheticSpec easy;  // the generator's defaults are not spelled out, so the quickstart's line stays short
+  const bool harder = spec_.synthetic_shift != easy.max_shift || spec_.synthetic_noise != easy.noise;
+  return "synthetic images (" + std::to_string(spec_.synthetic_train) + " train, " + std::to_string(spec_.synthetic_test) +
+         " test" + (harder ? fmt::format(", shift {:g} px, noise {:g}", spec_.synthetic_shift, spec_.synthetic_noise) : "") + ")";
+}
+
+ImageSet DataSource::generate(int64_t n, uint64_t seed) const {
+  SyntheticSpec g{n, 10, 28, seed, 7};
+  g.max_shift = spec_.synthetic_shift;
+  g.noise = spec_.synthetic_noise;
+  return make_synthetic(g);
 }
 
 ImageSet DataSource::train_rows(int64_t begin, int64_t end) const {
@@ -43,7 +54,7 @@ ImageSet DataSource::train_rows(int64_t begin, int64_t end) const {
   if (begin < 0 || end > spec_.synthetic_train || begin > end)
     throw InputError("synthetic train rows [" + std::to_string(begin) + ", " + std::to_string(end) + ") out of range (" +
                      std::to_string(spec_.synthetic_train) + " rows; raise coopt.data.synthetic_train)");
-  ImageSet all = make_synthetic({spec_.synthetic_train, 10, 28, spec_.seed, 7});
+  ImageSet all = generate(spec_.synthetic_train, spec_.seed);
   std::vector<int64_t> rows;
   for (int64_t i = begin; i < end; ++i) rows.push_back(i);
   return all.subset(rows);
@@ -62,7 +73,7 @@ ImageSet DataSource::train_select(const std::vector<int64_t>& rows) const {
 ImageSet DataSource::test(int64_t limit) const {
   if (!synthetic_) return read_idx_split(spec_.dir, "test", 0, limit > 0 ? limit : -1, spec_.cache_dir);
   const int64_t n = limit > 0 ? std::min(limit, spec_.synthetic_test) : spec_.synthetic_test;
-  return make_synthetic({n, 10, 28, spec_.seed + 1000003, 7});
+  return generate(n, spec_.seed + 1000003);
 }
 
 }  // namespace mlsys::dataopt

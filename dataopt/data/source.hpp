@@ -14,6 +14,8 @@ struct DataSourceSpec {
   std::string dir = "/usr/share/datasets/fashion-mnist";
   int64_t synthetic_train = 6000;
   int64_t synthetic_test = 1000;
+  double synthetic_shift = 2;    // SyntheticSpec::max_shift
+  double synthetic_noise = 0.08;  // SyntheticSpec::noise
   uint64_t seed = 1;
   std::string cache_dir;  // uncompressed copies of gzipped IDX image files ("": read the .gz)
 };
@@ -33,6 +35,8 @@ class DataSource {
   ImageSet test(int64_t limit) const;
 
  private:
+  ImageSet generate(int64_t n, uint64_t seed) const;
+
   DataSourceSpec spec_;
   bool synthetic_ = false;
   int64_t train_count_ = 0;

@@ -17,8 +17,8 @@ struct Stroke {
 }  // namespace
 
 ImageSet make_synthetic(const SyntheticSpec& spec) {
-  if (spec.n < 1 || spec.classes < 2 || spec.side < 6)
-    throw Error("synthetic dataset needs n >= 1, classes >= 2 and side >= 6");
+  if (spec.n < 1 || spec.classes < 2 || spec.side < 6 || spec.max_shift < 0 || spec.noise < 0)
+    throw Error("synthetic dataset needs n >= 1, classes >= 2, side >= 6, max_shift >= 0 and noise >= 0");
   Rng proto_rng(spec.class_seed);
   const double side = spec.side;
   std::vector<std::vector<Stroke>> protos(static_cast<size_t>(spec.classes));
@@ -37,7 +37,9 @@ ImageSet make_synthetic(const SyntheticSpec& spec) {
   for (int64_t i = 0; i < spec.n; ++i) {
     const auto c = static_cast<int32_t>(i % spec.classes);  // balanced classes
     labels[static_cast<size_t>(i)] = c;
-    const double dx = rng.uniform() * 4 - 2, dy = rng.uniform() * 4 - 2, contrast = 0.7 + 0.3 * rng.uniform();
+    const double dx = rng.uniform() * 2 * spec.max_shift - spec.max_shift;
+    const double dy = rng.uniform() * 2 * spec.max_shift - spec.max_shift;
+    const double contrast = 0.7 + 0.3 * rng.uniform();
     float* img = out.pixels.data() + i * out.dim();
     for (int y = 0; y < spec.side; ++y)
       for (int x = 0; x < spec.side; ++x) {
@@ -46,7 +48,7 @@ ImageSet make_synthetic(const SyntheticSpec& spec) {
           const double u = (x - s.cx - dx) / s.sx, w = (y - s.cy - dy) / s.sy;
           v += s.weight * std::exp(-0.5 * (u * u + w * w));
         }
-        v = contrast * v + 0.08 * rng.normal();
+        v = contrast * v + spec.noise * rng.normal();
         img[y * spec.side + x] = static_cast<float>(std::clamp(v, 0.0, 1.0));
       }
   }

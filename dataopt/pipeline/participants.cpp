@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "core/log/log.hpp"
 #include "core/util/error.hpp"
@@ -184,11 +185,12 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   for (Local& l : local) {
     const Tensor& wk = w[static_cast<size_t>(l.k)];
     const Tensor a = project(ctx, l.z_s, wk);
-    const Alignment t =
-        l.k == ref ? identity_alignment(plan.common_dim) : fit_alignment(ctx, a, b_ref, plan.ridge, plan.intercept);
+    const bool fit = l.k != ref && plan.align_map == "ridge";
+    const Alignment t = fit ? fit_alignment(ctx, a, b_ref, plan.ridge, plan.intercept) : identity_alignment(plan.common_dim);
     before[static_cast<size_t>(l.k)] = mean_squared_diff(a, b_ref);
     after[static_cast<size_t>(l.k)] = mean_squared_diff(t.apply(ctx, a), b_ref);
-    r2[static_cast<size_t>(l.k)] = l.k == ref ? 1.0 : t.loo_r2;
+    // Without a fit there is no R^2 (null in the manifest), and nothing to weigh (weight 1 below).
+    r2[static_cast<size_t>(l.k)] = l.k == ref ? 1.0 : fit ? t.loo_r2 : std::nan("");
     Shard sh;
     sh.images = std::move(l.images);
     const Tensor projected = project(ctx, l.z_shard, wk);
@@ -206,7 +208,9 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   rep.loo_r2 = combine(x, r2);
   // Step 6 input: how much the student should trust each participant's targets.
   for (int k = 0; k < K; ++k)
-    rep.weight.push_back(plan.weighting == "none" ? 1.0 : std::clamp(rep.loo_r2[static_cast<size_t>(k)], 0.0, 1.0));
+    rep.weight.push_back(plan.weighting == "none" || plan.align_map == "identity"
+                             ? 1.0
+                             : std::clamp(rep.loo_r2[static_cast<size_t>(k)], 0.0, 1.0));
   // Every rank's time, summed for the slowest one's (a max over ranks of one value each).
   std::vector<double> secs(static_cast<size_t>(size), 0);
   secs[static_cast<size_t>(rank)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -223,6 +227,7 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   mf["projection"] = Json(Json::Object{{"seed", Json(plan.seed)}, {"entries", "N(0, 1/n) from mlsys::Rng(derive_seed(seed, 0x9000 + k))"}});
   mf["uniformity_t"] = plan.uniformity_t;
   mf["ridge"] = plan.ridge;
+  mf["map"] = plan.align_map;
   mf["intercept"] = plan.intercept;
   mf["weighting"] = plan.weighting;
   mf["reference"] = rep.names[static_cast<size_t>(ref)];

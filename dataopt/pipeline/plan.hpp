@@ -15,6 +15,7 @@ struct Plan {
   double align_fraction = 0.02;  // |S| / |D|
   int64_t common_dim = 64;       // n
   double ridge = 1e-2;           // relative ridge of the alignment fit
+  std::string align_map = "ridge";  // ridge | identity (T = I for everyone: the no-alignment control)
   bool intercept = false;        // alignment y = a T + c on S-centered embeddings (false: y = a T, as published)
   std::string weighting = "loo_r2";  // student loss weight per participant: loo_r2 | none
   double uniformity_t = 2.0;

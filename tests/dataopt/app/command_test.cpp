@@ -37,6 +37,14 @@ TEST_CASE("coopt quickstart: the default config runs and prints a summary") {
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("participant phase: 4 participants") != std::string::npos);
   CHECK(r.out.find("linear probe") != std::string::npos);
+  // The student is shown next to the baselines it must beat, and a loss to either is explained.
+  CHECK(r.out.find("baselines: the unaligned student (T = I)") != std::string::npos);
+  Json sum = Json::parse(test::read_text(dir / "run/summary.json"));
+  const double student = sum["student"]["few_label_acc"].as_number();
+  bool trails = false;
+  for (const char* baseline : {"unaligned_student", "untrained_student", "raw_pixels"})
+    trails = trails || student <= sum[baseline]["few_label_acc"].as_number();
+  CHECK((r.out.find("why it trails ") != std::string::npos) == trails);
   CHECK(std::filesystem::exists(dir / "run/optimized/manifest.json"));
   CHECK(std::filesystem::exists(dir / "run/priors/strong.prior"));
 }
