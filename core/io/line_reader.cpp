@@ -12,6 +12,12 @@ namespace mlsys {
 LineReader::LineReader(const std::filesystem::path& path, size_t chunk_bytes)
     : path_(path.string()), chunk_(chunk_bytes) {
   if (std::filesystem::is_directory(path)) throw Error(path_ + ": is a folder, expected a file");
+  // Regular files only: a device (/dev/zero), FIFO or socket never ends or cannot be sized, and
+  // every reader built on this one reads files by nature.
+  std::error_code st_ec;
+  const auto st = std::filesystem::status(path, st_ec);
+  if (!st_ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    throw InputError(path_ + ": not a regular file (devices, FIFOs and sockets are not read); name a file");
   gzFile f = gzopen(path_.c_str(), "rb");
   if (!f) throw Error(path_ + ": cannot open (" + std::strerror(errno) + ")");
   gzbuffer(f, 256 * 1024);
@@ -58,27 +64,36 @@ bool LineReader::fill() {
   return got > 0;
 }
 
+namespace {
+
+// A line without its "\r"; the first line also without a UTF-8 byte-order mark, which editors
+// on Windows write and which would otherwise become part of the first header name.
+std::string_view trimmed_line(const char* start, size_t len, int64_t line_no) {
+  if (len > 0 && start[len - 1] == '\r') --len;
+  std::string_view line(start, len);
+  if (line_no == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+  return line;
+}
+
+}  // namespace
+
 bool LineReader::next(std::string_view& line) {
   for (;;) {
     const char* start = buf_.data() + begin_;
     const void* nl = std::memchr(start, '\n', end_ - begin_);
     if (nl) {
-      size_t len = static_cast<size_t>(static_cast<const char*>(nl) - start);
+      const auto len = static_cast<size_t>(static_cast<const char*>(nl) - start);
       begin_ += len + 1;
-      if (len > 0 && start[len - 1] == '\r') --len;
-      line = std::string_view(start, len);
-      ++line_no_;
+      line = trimmed_line(start, len, ++line_no_);
       return true;
     }
     if (!fill()) {
       if (begin_ == end_) return false;
       // Last line without a trailing newline.
       const char* s = buf_.data() + begin_;
-      size_t len = end_ - begin_;
+      const size_t len = end_ - begin_;
       begin_ = end_;
-      if (len > 0 && s[len - 1] == '\r') --len;
-      line = std::string_view(s, len);
-      ++line_no_;
+      line = trimmed_line(s, len, ++line_no_);
       return true;
     }
   }

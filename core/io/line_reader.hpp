@@ -14,17 +14,19 @@ class LongLoop;
 
 class LineReader {
  public:
-  // Throws mlsys::Error naming the path when it cannot be opened.
+  // Throws mlsys::Error naming the path when it cannot be opened, InputError when it is not a
+  // regular file (a device, FIFO or socket).
   explicit LineReader(const std::filesystem::path& path, size_t chunk_bytes = size_t{1} << 20);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
 
-  // Next line without its "\n" / "\r\n"; the view stays valid until the next call. A gzip file
-  // that is cut short or corrupt is an InputError naming the file and the lines read before it
-  // (the partial last line is never returned). Every chunk read checks the stop flag and shows
-  // progress (core/process/long_loop.hpp): a SIGINT or SIGTERM stops a multi-GB read with
-  // Interrupted after at most one more chunk.
+  // Next line without its "\n" / "\r\n" (the first also without a UTF-8 byte-order mark); the
+  // view stays valid until the next call. A gzip file that is cut short or corrupt is an
+  // InputError naming the file and the lines read before it (the partial last line is never
+  // returned). Every chunk read checks the stop flag and shows progress
+  // (core/process/long_loop.hpp): a SIGINT or SIGTERM stops a multi-GB read with Interrupted
+  // after at most one more chunk.
   bool next(std::string_view& line);
   // 1-based number of the line last returned.
   int64_t line_number() const { return line_no_; }

@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -47,6 +49,8 @@ const config::Section<SweepOptions>& sweep_section() {
             "OMP_NUM_THREADS, SLURM_CPUS_PER_TASK or the affinity mask) / run_threads (1 per MPI rank)")
         .range(0, 1024);
     s.field("run_threads", &O::run_threads, "run.threads of each configuration").range(1, 1024);
+    s.field("max_runs", &O::max_runs, "Most configurations a sweep may hold; a larger plan is refused before it is built")
+        .range(1, 1e9);
   });
   return s;
 }
@@ -96,8 +100,19 @@ SweepPlan make_sweep_plan(const SweepOptions& o, const fs::path& base) {
       throw ConfigError("sweep.set entry '" + s + "' must be key=value");
   std::vector<std::string> configs = o.configs.empty() ? std::vector<std::string>{""} : o.configs;
   std::vector<int64_t> seeds = o.seeds;
+  // Counted before anything is built: a grid of 10 keys x 10 values is 10^10 configurations.
   size_t combos = 1;
-  for (const auto& v : values) combos *= v.size();
+  for (const auto& v : values) combos = v.size() > SIZE_MAX / combos ? SIZE_MAX : combos * v.size();
+  const long double total = static_cast<long double>(configs.size()) * static_cast<long double>(combos) *
+                            static_cast<long double>(std::max<size_t>(seeds.size(), 1));
+  if (total > static_cast<long double>(o.max_runs)) {
+    std::string axes = std::to_string(configs.size()) + " config(s) x " + std::to_string(std::max<size_t>(seeds.size(), 1)) +
+                       " seed(s)";
+    for (size_t k = 0; k < values.size(); ++k) axes += " x " + std::to_string(values[k].size()) + " " + plan.grid_keys[k];
+    throw ConfigError(fmt::format("the sweep has {:.4g} configurations ({}), more than sweep.max_runs = {}; "
+                                  "shorten the grid or raise sweep.max_runs",
+                                  static_cast<double>(total), axes, o.max_runs));
+  }
   for (const auto& cfg : configs) {
     for (size_t c = 0; c < combos; ++c) {
       // Mixed radix, last key fastest.

@@ -39,6 +39,7 @@ struct SweepOptions {
   std::string table = "summary.json";  // what each row holds: summary.json values, or a CSV every run writes
   int workers = 0;                    // child processes at a time per process; 0: SweepRun::threads / run_threads
   int run_threads = 1;                // run.threads of each configuration
+  int64_t max_runs = 100000;          // configurations a plan may hold (counted before any is built)
 };
 
 const config::Section<SweepOptions>& sweep_section();

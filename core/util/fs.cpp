@@ -163,8 +163,8 @@ std::string read_file(const fs::path& path, uint64_t max_bytes) {
   auto st = fs::status(path, ec);
   if (!fs::exists(st)) throw Error("file not found: " + path.string());
   if (fs::is_directory(st)) throw Error(path.string() + " is a folder, not a file");
-  if (fs::is_character_file(st) || fs::is_block_file(st) || fs::is_socket(st))
-    throw Error(path.string() + " is a device, not a regular file");
+  if (fs::is_character_file(st) || fs::is_block_file(st) || fs::is_socket(st) || fs::is_fifo(st))
+    throw Error(path.string() + " is a device, FIFO or socket, not a regular file");
   std::string out;
   try {
     if (path.extension() == ".gz") {

@@ -1,5 +1,7 @@
 #include "sim/engine/engine.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -555,6 +557,13 @@ class Engine final : public sched::SchedulerContext {
   }
 
   void take_sample(double at) {
+    // The up-front check (sim/run/simulation.cpp) sees only the submit span; the run can last
+    // much longer, so the cap is held here too.
+    if (static_cast<int64_t>(res_.samples.size()) >= o_.max_samples)
+      throw ConfigError(fmt::format("sim.sample_interval_s = {} s: the time series reached sim.max_samples = {} "
+                                    "samples at simulated time {:.0f} s; raise sim.sample_interval_s or "
+                                    "sim.max_samples",
+                                    o_.sample_interval, o_.max_samples, at - origin_));
     Sample s;
     s.time = at - origin_;
     s.util = c_.total_gpus() > 0 ? interval_gpu_s_ / (o_.sample_interval * c_.total_gpus()) : 0;

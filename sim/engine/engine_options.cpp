@@ -33,6 +33,10 @@ const config::Section<EngineOptions>& engine_policy_section() {
 const config::Section<EngineOptions>& engine_sampling_section() {
   static const config::Section<EngineOptions> s("engine", "Time series", [](auto& s) {
     s.field("sample_interval_s", &EngineOptions::sample_interval, "Time-series step for utilization/queue/fragmentation (0 = none)").range(0, 1e12);
+    s.field("max_samples", &EngineOptions::max_samples,
+            "Most time-series samples a run may hold (about 64 bytes each); a smaller sample_interval_s that "
+            "would exceed it is refused")
+        .range(1, 1e9);
   });
   return s;
 }

@@ -21,6 +21,7 @@ struct EngineOptions {
   sched::PenaltyModel preemption;  // paid when a preempted job restarts
   sched::PenaltyModel migration;   // paid by a migrated job
   double sample_interval = 3600;   // time-series step in seconds; 0 = none
+  int64_t max_samples = 1000000;   // the series' cap: refused up front (or when reached) above it
   double sample_origin = 0;        // samples fall at origin + k x interval (shared by partitions)
   bool has_sample_origin = false;  // false: the first submit time
   // Slowdown model: a job spread over more nodes/racks than it needs runs slower. `constant`:

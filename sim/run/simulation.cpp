@@ -1,5 +1,7 @@
 #include "sim/run/simulation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -147,6 +149,20 @@ std::vector<EngineJob> engine_jobs(const std::vector<workload::JobSpec>& jobs, c
   return all;
 }
 
+// Refuses a sample interval whose series cannot fit sim.max_samples before anything runs: the
+// run lasts at least until the last submission, so that span alone gives a lower bound.
+void check_series_size(const std::vector<EngineJob>& all, const EngineOptions& eopt) {
+  if (eopt.sample_interval <= 0 || all.empty()) return;
+  const double span = all.back().info.submit - eopt.sample_origin;
+  const double at_least = std::floor(span / eopt.sample_interval);
+  if (at_least <= static_cast<double>(eopt.max_samples)) return;
+  throw ConfigError(fmt::format("sim.sample_interval_s = {} s gives at least {:.4g} time-series samples over the "
+                                "trace's {:.0f} s of submissions, more than sim.max_samples = {}; use "
+                                "sim.sample_interval_s >= {:.4g} or raise sim.max_samples",
+                                eopt.sample_interval, at_least, span, eopt.max_samples,
+                                span / static_cast<double>(eopt.max_samples)));
+}
+
 // The engine's tunables (sim.*) for this configuration; applies the failure model to `all`.
 EngineOptions engine_options(const std::vector<workload::JobSpec>& jobs, const SimOptions& o, const RunConfig& rc,
                              const ClusterSpec& spec, uint64_t seed, bool fractional, std::vector<EngineJob>& all) {
@@ -163,6 +179,7 @@ EngineOptions engine_options(const std::vector<workload::JobSpec>& jobs, const S
   eopt.fgd_samples = fractional;
   eopt.has_sample_origin = !all.empty();
   eopt.sample_origin = all.empty() ? 0 : all[0].info.submit;
+  check_series_size(all, eopt);
   return eopt;
 }
 

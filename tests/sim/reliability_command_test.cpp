@@ -59,3 +59,33 @@ TEST_CASE("simulate reliability: cluster files with absurd counts are errors nam
   CHECK(p.exit_code == 1);
   CHECK_MESSAGE(p.err.find("field 'node num'") != std::string::npos, p.err);
 }
+
+TEST_CASE("simulate reliability: a sample interval whose series would not fit is refused up front, or when reached") {
+  // sim.sample_interval_s = 0.001 used to grow the series to 3.7 GB before the run died.
+  TempDir t("series");
+  auto r = run_mlsys(quiet("simulate --set tracegen.jobs=200 --set sim.sample_interval_s=0.001 --set run.out_dir=" +
+                           (t / "a").string()));
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find("sim.max_samples = 1000000") != std::string::npos, r.err);
+  CHECK_MESSAGE(r.err.find("use sim.sample_interval_s >=") != std::string::npos, r.err);
+  // The submit span allows 50 samples, the run lasts longer: the cap holds during the run too.
+  auto s = run_mlsys(quiet("simulate --set tracegen.jobs=200 --set sim.sample_interval_s=600 --set sim.max_samples=50 "
+                           "--set run.out_dir=" + (t / "b").string()));
+  CHECK(s.exit_code == 2);
+  CHECK_MESSAGE(s.err.find("reached sim.max_samples = 50") != std::string::npos, s.err);
+  auto ok = run_mlsys(quiet("simulate --set tracegen.jobs=200 --set run.out_dir=" + (t / "c").string()));
+  CHECK_MESSAGE(ok.exit_code == 0, ok.err);
+}
+
+TEST_CASE("simulate reliability: a device named as the trace is refused at once; a byte-order mark is read") {
+  TempDir t("devices");
+  auto r = run_mlsys(quiet("simulate --trace /dev/zero --set run.out_dir=" + (t / "z").string()));
+  CHECK(r.exit_code != 0);
+  CHECK(r.exit_code != 130);
+  CHECK_MESSAGE(r.err.find("/dev/zero: not a regular file") != std::string::npos, r.err);
+  // A runs.csv saved by a Windows editor starts with a byte-order mark: "cannot tell the trace
+  // format" before.
+  write_text(t / "runs.csv", "\xEF\xBB\xBFid,submit_time,duration,num_gpus\na,0,100,1\nb,10,50,2\n");
+  auto b = run_mlsys(quiet("simulate --trace " + (t / "runs.csv").string() + " --set run.out_dir=" + (t / "b").string()));
+  CHECK_MESSAGE(b.exit_code == 0, b.err);
+}

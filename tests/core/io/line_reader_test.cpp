@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <string>
@@ -48,4 +49,25 @@ TEST_CASE("LineReader reads gzip files like plain ones and names the path in err
   CHECK(all_lines(gz, 1024) == std::vector<std::string>{"alpha", "beta"});
   CHECK_THROWS_WITH_AS(LineReader(dir / "missing.txt"), doctest::Contains("missing.txt: cannot open"), Error);
   CHECK_THROWS_WITH_AS(LineReader(dir.path()), doctest::Contains("is a folder"), Error);
+}
+
+TEST_CASE("LineReader drops a UTF-8 byte-order mark from the first line only") {
+  test::TempDir dir("lines_bom");
+  const std::string bom = "\xEF\xBB\xBF";
+  test::write_text(dir / "bom.csv", bom + "job_id,submit_time\r\n" + bom + "x,1\n");
+  CHECK(all_lines(dir / "bom.csv", 64) == std::vector<std::string>{"job_id,submit_time", bom + "x,1"});
+}
+
+TEST_CASE("LineReader refuses devices and FIFOs instead of reading them forever") {
+  // /dev/zero never ends: before, a trace or jobs file named /dev/zero was read until memory ran out.
+  CHECK_THROWS_AS(LineReader{"/dev/zero"}, InputError);
+  try {
+    LineReader in{"/dev/zero"};
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("not a regular file") != std::string::npos);
+  }
+  test::TempDir dir("lines_fifo");
+  const auto fifo = dir / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_AS(LineReader{fifo}, InputError);  // refused before open(), which would block
 }

@@ -92,3 +92,24 @@ TEST_CASE("sweep merge: CSV tables concatenate with the coordinates in front") {
         "0,default,,fifo,complete,fifo,2,2\n"
         "1,default,,sjf,complete,sjf,1,3\n");
 }
+
+TEST_CASE("sweep plan: a grid too large is refused with its count before anything is built") {
+  // 10 keys x 10 values = 10^10 configurations: the plan used to be built in memory (18 GB and
+  // rising after a minute) instead of being refused.
+  test::TempDir dir("sweep_big");
+  std::string yaml = "sweep:\n  command: simulate\n  grid:\n";
+  for (int k = 0; k < 10; ++k) yaml += "    key" + std::to_string(k) + ": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n";
+  try {
+    plan_of(yaml, dir.path());
+    FAIL("a 10^10-configuration sweep was accepted");
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("1e+10 configurations") != std::string::npos);
+    CHECK(what.find("sweep.max_runs = 100000") != std::string::npos);
+    CHECK(what.find("x 10 key9") != std::string::npos);
+  }
+  // The cap is a setting: 2 x 3 seeds pass under 6 and fail under 5.
+  const std::string small = "sweep:\n  command: simulate\n  seeds: [1, 2, 3]\n  grid:\n    sim.policy: [fifo, sjf]\n";
+  CHECK(plan_of(small + "  max_runs: 6\n", dir.path()).points.size() == 6);
+  CHECK_THROWS_AS(plan_of(small + "  max_runs: 5\n", dir.path()), ConfigError);
+}
