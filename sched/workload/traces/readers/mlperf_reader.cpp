@@ -66,6 +66,8 @@ class MlperfRunsReader final : public TraceReader {
         const int64_t n = p.integer(static_cast<size_t>(accel), 0);
         if (n > 1000000) p.fail(static_cast<size_t>(accel), "more than 1,000,000 accelerators");
         r.accelerators = static_cast<int>(n);
+      } else if (!named.problem.empty()) {
+        p.fail(static_cast<size_t>(system), named.problem);
       }
       if (!p.ok()) continue;
       if (r.system.empty() || r.benchmark.empty()) {
