@@ -114,7 +114,7 @@ NumberProblem check_number(double value, const RealRule& rule) noexcept {
   return NumberProblem::kOk;
 }
 
-NumberProblem parse_number(std::string_view text, const IntRule& rule, int64_t& out) noexcept {
+NumberProblem detail::parse_number_full(std::string_view text, const IntRule& rule, int64_t& out) noexcept {
   const std::string_view s = trim_number(text);
   if (s.empty()) return NumberProblem::kEmpty;
   int64_t v = 0;
@@ -134,7 +134,7 @@ NumberProblem parse_number(std::string_view text, const IntRule& rule, int64_t& 
   return check_number(d, rule, out);
 }
 
-NumberProblem parse_number(std::string_view text, const RealRule& rule, double& out) noexcept {
+NumberProblem detail::parse_number_full(std::string_view text, const RealRule& rule, double& out) noexcept {
   const std::string_view s = trim_number(text);
   if (s.empty()) return NumberProblem::kEmpty;
   double d = 0;

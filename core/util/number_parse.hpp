@@ -13,6 +13,7 @@
 // NaN feature, label or duration is never data) and values outside the rule's range ("1e300" as a
 // duration). Text is trimmed of spaces, tabs and '\r'. Conversion costs what std::from_chars costs
 // and allocates nothing; only the error message allocates.
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -40,6 +41,9 @@ struct RealRule {
 // Rules for fields whose only constraint is the type (callers that report ranges themselves).
 inline constexpr IntRule kAnyInt64{"integer"};
 inline constexpr RealRule kAnyReal{"number"};
+// The largest time or duration in seconds a file may state where no horizon is configured: 10^12 s
+// (31,700 years) holds epoch seconds and any real run; past it (1e300) the value is damaged.
+inline constexpr double kMaxFileSeconds = 1e12;
 // The range of a float32 (features stored as float: a larger double would become infinity).
 inline constexpr double kFloat32Max = 3.4028234663852886e38;
 
@@ -50,8 +54,33 @@ enum class NumberProblem : uint8_t { kOk, kEmpty, kNotANumber, kNotAnInteger, kN
 std::string_view describe(NumberProblem p);
 
 // ---- text -> value ----
-NumberProblem parse_number(std::string_view text, const IntRule& rule, int64_t& out) noexcept;
-NumberProblem parse_number(std::string_view text, const RealRule& rule, double& out) noexcept;
+namespace detail {
+// Every case (spaces, '+', decimals where an integer is due, the reason of a refusal).
+NumberProblem parse_number_full(std::string_view text, const IntRule& rule, int64_t& out) noexcept;
+NumberProblem parse_number_full(std::string_view text, const RealRule& rule, double& out) noexcept;
+}  // namespace detail
+
+// Inline for the common case, a plain number inside the range (the trace readers convert several
+// fields per row: a call into the library for each measured 5% of an OpenB read); anything else
+// takes the full path.
+inline NumberProblem parse_number(std::string_view text, const IntRule& rule, int64_t& out) noexcept {
+  int64_t v = 0;
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc() && p == text.data() + text.size() && v >= rule.min && v <= rule.max) {
+    out = v;
+    return NumberProblem::kOk;
+  }
+  return detail::parse_number_full(text, rule, out);
+}
+inline NumberProblem parse_number(std::string_view text, const RealRule& rule, double& out) noexcept {
+  double v = 0;
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc() && p == text.data() + text.size() && v >= rule.min && v <= rule.max) {  // false for NaN
+    out = v;
+    return NumberProblem::kOk;
+  }
+  return detail::parse_number_full(text, rule, out);
+}
 // A float32 cell, rounded once from the text (as std::from_chars<float>), never through a double.
 NumberProblem parse_number(std::string_view text, const RealRule& rule, float& out) noexcept;
 

@@ -13,9 +13,10 @@ Table hints_table(const std::vector<Hint>& hints) {
   return t;
 }
 
-// The numbers of a hints file (core/util/number_parse.hpp): seconds, finite and not negative.
-constexpr RealRule kPredicted{"predicted_duration_s", 0};
-constexpr RealRule kUncertainty{"uncertainty_s", 0};
+// The numbers of a hints file (core/util/number_parse.hpp): seconds, finite, not negative, at most
+// kMaxFileSeconds.
+constexpr RealRule kPredicted{"predicted_duration_s", 0, kMaxFileSeconds};
+constexpr RealRule kUncertainty{"uncertainty_s", 0, kMaxFileSeconds};
 
 std::unordered_map<std::string, Hint> read_hints(const std::string& path) {
   CsvReader in(path);

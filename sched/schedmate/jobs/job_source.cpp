@@ -14,12 +14,11 @@ namespace mlsys::schedmate {
 namespace {
 // The numbers of a jobs JSONL line (core/util/number_parse.hpp): a GPU count is a whole number in
 // the trace readers' range (99999999999 once became -2147483648, 2.7 became 2); times, durations
-// and step counts are finite and not negative, times below 10^12 s (epoch seconds fit; 1e300 is
-// a damaged value, not a time).
+// and step counts are finite and not negative, times at most kMaxFileSeconds.
 constexpr IntRule kJobGpus{"num_gpus", 0, workload::kMaxGpus};
 constexpr RealRule kJobSteps{"total_steps", 0, 1e18};
-constexpr RealRule kJobSubmit{"submit_time", 0, 1e12};
-constexpr RealRule kJobDuration{"duration", 0, 1e12};
+constexpr RealRule kJobSubmit{"submit_time", 0, kMaxFileSeconds};
+constexpr RealRule kJobDuration{"duration", 0, kMaxFileSeconds};
 }  // namespace
 
 std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::string& name, const InputLimits& limits,

@@ -57,7 +57,7 @@ class MlperfRunsReader final : public TraceReader {
       r.framework = std::string(trim(p.text(static_cast<size_t>(framework))));
       const double start_ms = p.number(static_cast<size_t>(start), 0);
       JobSpec j;
-      j.duration = p.number(static_cast<size_t>(duration), 0);
+      j.duration = p.seconds(static_cast<size_t>(duration));
       const int64_t run_index = p.integer(static_cast<size_t>(index), 0);
       const Accelerators named = accelerators_from_system(r.system);
       r.kind = named.kind;

@@ -31,7 +31,7 @@ std::string trace_error(const fs::path& p) {
   return thrown_message<InputError>([&] { read_trace(o); });
 }
 
-TraceTable read(const fs::path& p, bool lenient = false) {
+TraceLoad load(const fs::path& p, bool lenient = false) {
   TraceOptions o;
   o.path = p.string();
   o.lenient = lenient;
@@ -86,14 +86,15 @@ TEST_CASE("bad numbers: every CSV trace reader, sacct and MLPerf runs refuse eac
   };
   for (const Field& f : fields)
     for (const auto& b : kBadNumbers) {
-      CAPTURE(f.format);
-      CAPTURE(f.field);
+      const std::string format = f.format, field = f.field;
+      CAPTURE(format);
+      CAPTURE(field);
       CAPTURE(b.text);
       if (!(f.count ? b.refused_as_count : b.refused_as_duration)) continue;
       std::string text = f.text;
-      if (std::string(f.format) == "helios") text = mlsys::test::with_number(text, helios);
-      if (std::string(f.format) == "slurm") text = mlsys::test::with_number(text, sacct);
-      if (std::string(f.format) == "mlperf") text = mlsys::test::with_number(text, runs);
+      if (format == "helios") text = mlsys::test::with_number(text, helios);
+      if (format == "slurm") text = mlsys::test::with_number(text, sacct);
+      if (format == "mlperf") text = mlsys::test::with_number(text, runs);
       write_text(t / "trace.csv", mlsys::test::with_number(text, b.text));
       const std::string e = trace_error(t / "trace.csv");
       CHECK_MESSAGE(e.find("trace.csv:") != std::string::npos, e);
@@ -153,7 +154,7 @@ TEST_CASE("finding: sacct gres/gpu=-4 and typed GPU counts summing past 2^63 are
   write_text(t / "big.txt", head + "1|u|p|2024-03-01T08:00:00|7200|COMPLETED|gres/gpu:a100=1000000,gres/gpu:v100=1000000\n");
   e = trace_error(t / "big.txt");  // each in range, the sum not
   CHECK_MESSAGE(e.find("field 'GPU count' = '1000000': too large") != std::string::npos, e);
-  CHECK(read(t / "big.txt", true).jobs.empty());
+  CHECK(load(t / "big.txt", true).jobs.empty());
 }
 
 TEST_CASE("finding: a sacct row submitted before the first row's day names trace.time_origin") {
@@ -189,7 +190,7 @@ TEST_CASE("finding: MLPerf system dgx1_n536870913 is refused, not 8 GPUs") {
 TEST_CASE("finding: an MLPerf log outside <org>/results/<system>/ takes its GPUs from submission_platform") {
   TempDir t("mlperflog");
   write_text(t / "result_1.txt", mllog("32xNVIDIA DGX A100", 1593152786311, 1593153786311));
-  const auto r = read(t / "result_1.txt");
+  const auto r = load(t / "result_1.txt");
   REQUIRE(r.jobs.size() == 1);
   CHECK(r.jobs[0].num_gpus == 256);
   CHECK(r.jobs[0].gpu_type == "a100");
@@ -204,7 +205,7 @@ TEST_CASE("finding: an MLLOG with run_stop before run_start is a bad row, not a 
   write_text(t / "result_1.txt", mllog("1xNVIDIA DGX A100", 1593152786311, 1593152786000));
   const std::string e = trace_error(t / "result_1.txt");
   CHECK_MESSAGE(e.find("result_1.txt:5: field 'run_stop' = '1593152786': before run_start") != std::string::npos, e);
-  CHECK(read(t / "result_1.txt", true).summary.bad_rows == 1);
+  CHECK(load(t / "result_1.txt", true).summary.bad_rows == 1);
 }
 
 TEST_CASE("finding: SchedMate JSONL num_gpus 99999999999, -3 and 2.7 are refused, not -2147483648, -3 and 2") {
