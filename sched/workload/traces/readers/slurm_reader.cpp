@@ -37,7 +37,7 @@ std::vector<std::string_view> items(std::string_view s, char sep) {
   return out;
 }
 
-// One count of `item` added to `total` under kGpuCount; false (and `g` refused) when out of range.
+// The count `text` added to `total` under kGpuCount; false (and `g` refused) when either is out of range.
 bool add_gpus(std::string_view text, int64_t& total, Gpus& g) {
   int64_t n = 0;
   NumberProblem p = parse_number(text, kGpuCount, n);
