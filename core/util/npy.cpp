@@ -293,6 +293,17 @@ std::vector<int64_t> NpyArray::ints() const {
   return v;
 }
 
+std::vector<int64_t> NpyArray::ints(const IntRule& rule) const {
+  if (type == NpyType::b1)
+    throw InputError(fmt::format("{}: is a boolean array, expected integers ({}); save it with an integer dtype", where,
+                                 rule.field));
+  std::vector<int64_t> v = ints();
+  for (size_t i = 0; i < v.size(); ++i)
+    if (const NumberProblem p = check_number(v[i], rule); p != NumberProblem::kOk)
+      throw InputError(number_error(fmt::format("{}: element {}", where, i), std::to_string(v[i]), rule, p));
+  return v;
+}
+
 std::vector<float> NpyArray::floats() const {
   const int64_t n = size();
   std::vector<float> v(static_cast<size_t>(n));

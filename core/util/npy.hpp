@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/util/number_parse.hpp"
+
 namespace mlsys {
 
 // The stated limits on one array. The data cap keeps a damaged or crafted shape (or an .npz member
@@ -49,6 +51,9 @@ struct NpyArray {
   std::vector<double> doubles() const;
   std::vector<int64_t> ints() const;
   std::vector<float> floats() const;
+  // Every element as an id or count checked against `rule` (core/util/number_parse.hpp): also
+  // refuses a boolean array (True/False are never node ids or sizes), naming the element.
+  std::vector<int64_t> ints(const IntRule& rule) const;
 };
 
 // From the first bytes of a .npy file (at least 10; a short `lead` is "not a .npy array"): how many

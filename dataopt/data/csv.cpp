@@ -1,23 +1,23 @@
 #include "dataopt/data/csv.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 #include "core/io/csv.hpp"
 #include "core/util/error.hpp"
+#include "core/util/number_parse.hpp"
 #include "core/util/strings.hpp"
 
 namespace mlsys::dataopt {
 
 namespace {
 
-bool parse_float(std::string_view s, float& out) {
-  s = trim(s);
-  if (s.empty()) return false;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(out);
-}
+// The numbers of a CSV matrix (core/util/number_parse.hpp): every cell a finite float32 (a header
+// line fails this rule); in an image table, the last column a class label.
+constexpr RealRule kCell{"cell", -kFloat32Max, kFloat32Max};
+constexpr IntRule kCsvLabel{"label", 0, 1000000};
+
+bool parse_float(std::string_view s, float& out) { return parse_number(s, kCell, out) == NumberProblem::kOk; }
 
 }  // namespace
 
@@ -70,10 +70,8 @@ ImageSet read_csv_images(const std::filesystem::path& path) {
       peak = std::max(peak, row[c]);
       s.pixels.push_back(row[c]);
     }
-    const float l = row[pixels];
-    if (l < 0 || l != std::floor(l) || l > 1e6f)
-      throw InputError(path.string() + ": label '" + std::to_string(l) + "' in data row " + std::to_string(r + 1) +
-                       " is not a non-negative integer");
+    const int64_t l = check_field(static_cast<double>(row[pixels]), kCsvLabel,
+                                  path.string() + ": data row " + std::to_string(r + 1));
     labels.push_back(static_cast<int32_t>(l));
   }
   if (peak > 0)

@@ -11,6 +11,7 @@
 
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
+#include "core/util/number_parse.hpp"
 #include "dataopt/data/bytes.hpp"
 
 namespace mlsys::dataopt {
@@ -123,7 +124,26 @@ class IdxReader {
     uint64_t promised = static_cast<uint8_t>(head[2]) == kFloat ? 4 : 1;
     for (int i = 0; i < nd; ++i) promised *= be32(head.data() + 4 + 4 * i);
     promised += 4 + 4 * static_cast<uint64_t>(nd);
-    return (promised & 0xffffffffu) == isize ? promised : isize;
+    if ((promised & 0xffffffffu) == isize) return promised;
+    // The last four bytes of a truncated or damaged .gz are not its ISIZE: count what really
+    // inflates (the error path only) so the message states a real size or the gzip error.
+    return inflated_size();
+  }
+  uint64_t inflated_size() {
+    gzFile g = gzopen(path_.c_str(), "rb");
+    if (!g) throw InputError("cannot open " + path_.string());
+    std::vector<char> buf(1 << 18);
+    uint64_t total = 0;
+    int got = 0;
+    while ((got = gzread(g, buf.data(), static_cast<unsigned>(buf.size()))) > 0) total += static_cast<uint64_t>(got);
+    int err = Z_OK;
+    const char* m = gzerror(g, &err);
+    const std::string msg = m ? m : "";
+    gzclose(g);
+    if (got < 0 || err != Z_OK)
+      throw InputError(path_.string() + ": truncated or corrupt gzip file (" + (msg.empty() ? "unexpected end of file" : msg) +
+                       " after " + std::to_string(total) + " uncompressed bytes)");
+    return total;
   }
   [[noreturn]] void fail() {
     int err = Z_OK;
@@ -214,6 +234,25 @@ ImageSet read_image_rows(IdxReader& in, const fs::path& path, const std::vector<
   return s;
 }
 
+// A C-class label file holds the bytes 0 to C-1, each present (MNIST's 10, Fashion's 10). A byte
+// past a class no image has (200 among 0..9) is a damaged label, not class 200 of a 201-class set:
+// it would leave 190 empty classes and the image out of its real one. The rule is the byte range
+// [0, first class without images - 1] (core/util/number_parse.hpp), over the whole file.
+void check_label_bytes(const std::string& b, const IdxHeader& h, const fs::path& path) {
+  const auto* labels = reinterpret_cast<const uint8_t*>(b.data() + h.data_offset);
+  const size_t n = h.dims[0];
+  bool present[256] = {};
+  for (size_t i = 0; i < n; ++i) present[labels[i]] = true;
+  int64_t classes = 0;
+  while (classes < 256 && present[classes]) ++classes;
+  const IntRule rule{"label", 0, classes - 1};
+  if (const int64_t i = first_refused(labels, n, rule); i >= 0)
+    throw InputError(number_error(path.string() + ": label of image " + std::to_string(i), std::to_string(labels[i]), rule,
+                                  NumberProblem::kTooLarge) +
+                     ": no image has label " + std::to_string(classes) + ", so the labels stop at " +
+                     std::to_string(classes - 1) + " (a damaged labels file?)");
+}
+
 void require_images(const IdxHeader& h, const fs::path& path) {
   if (h.dims.size() != 3)
     throw InputError(path.string() + ": expected an image file (idx3: count, rows, cols) but it has " +
@@ -242,6 +281,7 @@ std::vector<int32_t> read_idx_labels(const fs::path& path, int64_t begin, int64_
     throw InputError(path.string() + ": expected a labels file (idx1 of unsigned bytes) but it has " +
                      std::to_string(h.dims.size()) + " dimension(s); is this an images file?");
   check_range(begin, end, h.dims[0], path);
+  check_label_bytes(b, h, path);
   std::vector<int32_t> out(static_cast<size_t>(end - begin));
   for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(b[h.data_offset + static_cast<size_t>(begin) + i]);
   return out;

@@ -5,6 +5,7 @@
 
 #include "core/nn/state.hpp"
 #include "core/util/error.hpp"
+#include "core/util/number_parse.hpp"
 #include "core/util/random.hpp"
 #include "core/util/strings.hpp"
 
@@ -12,17 +13,17 @@ namespace mlsys::dataopt {
 
 namespace {
 
+// A layer width of an architecture string ("mlp:256,128"), core/util/number_parse.hpp: "12abc" or
+// "2.5" is no width.
+constexpr IntRule kWidth{"width", 1, 65536};
+
 std::vector<int> parse_widths(const std::string& text, const std::string& arch) {
   std::vector<int> out;
   for (const std::string& p : split(text, ',')) {
-    try {
-      size_t used = 0;
-      const int v = std::stoi(std::string(trim(p)), &used);
-      if (v < 1 || v > 65536) throw std::out_of_range("width");
-      out.push_back(v);
-    } catch (const std::exception&) {
+    int64_t v = 0;
+    if (parse_number(p, kWidth, v) != NumberProblem::kOk)
       throw ConfigError("architecture '" + arch + "': '" + p + "' is not a width between 1 and 65536");
-    }
+    out.push_back(static_cast<int>(v));
   }
   if (out.empty()) throw ConfigError("architecture '" + arch + "' lists no widths");
   return out;

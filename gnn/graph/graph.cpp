@@ -6,8 +6,18 @@
 #include <atomic>
 
 #include "core/util/error.hpp"
+#include "core/util/number_parse.hpp"
 
 namespace mlsys::gnn {
+
+namespace {
+// Rules for the values every loader's graph holds (core/util/number_parse.hpp). Features are
+// float32 data: NaN or infinity is never a feature (a NaN feature trains to chance accuracy without
+// an error). Split bytes name a Split enumerator (0 none, 1 train, 2 val, 3 test); any other byte
+// would silently leave the node out of every set.
+constexpr RealRule kFeature{"feature", -kFloat32Max, kFloat32Max};
+constexpr IntRule kSplitByte{"split", 0, 3};
+}  // namespace
 
 int64_t Graph::count(Split s) const {
   int64_t n = 0;
@@ -59,6 +69,9 @@ void Graph::validate(const std::string& source) const {
     if (u < 0 || u >= num_nodes) throw InputError(fmt::format("{}: neighbour id {} out of range [0, {})", source, u, num_nodes));
   if (!features.empty() && features.size() != static_cast<size_t>(num_nodes * feature_dim))
     throw InputError(source + ": feature matrix size does not match nodes x features");
+  if (const int64_t i = first_refused(features.data(), features.size(), kFeature); i >= 0)
+    throw InputError(number_error(fmt::format("{}: node {} feature {}", source, i / feature_dim, i % feature_dim),
+                                  fmt::format("{}", features[static_cast<size_t>(i)]), kFeature, NumberProblem::kNotFinite));
   if (sparse_features()) {
     if (!features.empty()) throw InputError(source + ": features are both dense and sparse");
     if (feature_indptr.size() != static_cast<size_t>(num_nodes + 1) || feature_indptr[0] != 0 ||
@@ -71,12 +84,19 @@ void Graph::validate(const std::string& source) const {
           throw InputError(fmt::format("{}: feature column {} of node {} out of range [0, {}) or out of order", source,
                                        feature_indices[e], v, feature_dim));
     }
+    if (const int64_t e = first_refused(feature_values.data(), feature_values.size(), kFeature); e >= 0)
+      throw InputError(number_error(fmt::format("{}: sparse feature entry {}", source, e),
+                                    fmt::format("{}", feature_values[static_cast<size_t>(e)]), kFeature,
+                                    NumberProblem::kNotFinite));
   }
   if (labels.size() != static_cast<size_t>(num_nodes)) throw InputError(source + ": need one label per node");
   for (int64_t v = 0; v < num_nodes; ++v)
     if (labels[v] < -1 || labels[v] >= num_classes)
       throw InputError(fmt::format("{}: label {} of node {} outside [0, {})", source, labels[v], v, num_classes));
   if (split.size() != static_cast<size_t>(num_nodes)) throw InputError(source + ": need one split entry per node");
+  if (const int64_t v = first_refused(split.data(), split.size(), kSplitByte); v >= 0)
+    throw InputError(number_error(fmt::format("{}: node {}", source, v), std::to_string(split[static_cast<size_t>(v)]),
+                                  kSplitByte, NumberProblem::kTooLarge));
   if (multi_label() && multi_labels.size() != static_cast<size_t>(num_nodes * num_classes))
     throw InputError(source + ": multi-label matrix size does not match nodes x classes");
 }

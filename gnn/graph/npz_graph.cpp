@@ -26,6 +26,15 @@ constexpr int64_t kDenseFromDensity = 10;
 // (512 MiB) they refuse rather than allocate what a damaged shape claims.
 constexpr int64_t kMaxExpanded = int64_t{1} << 27;
 
+// The archive's integer arrays and the rule each is read with (core/util/number_parse.hpp). Ids,
+// row pointers, shapes and node types are never boolean arrays: a bool edge_index would read as
+// node ids 0 and 1. Bounds that depend on the graph (ids below the node count) are checked where
+// the count is known, with messages naming the edge or entry.
+constexpr IntRule kRowPointers{"row pointers", 0, int64_t{1} << 46};
+constexpr IntRule kIds{"ids"};
+constexpr IntRule kShape{"shape", 0, int64_t{1} << 46};
+constexpr IntRule kNodeTypes{"node_types", 0, 3};  // 0 none, 1 train, 2 val, 3 test
+
 [[noreturn]] void fail(const NpzArchive& a, const std::string& key, const std::string& msg) {
   throw InputError(fmt::format("{}: {}: {}", a.name(), key, msg));
 }
@@ -70,12 +79,12 @@ struct Csr {
 
 Csr read_csr(const NpzArchive& a, const std::string& p) {
   Csr m;
-  m.indptr = per_node(a, p + "indptr", -1).ints();
-  m.indices = per_node(a, p + "indices", -1).ints();
+  m.indptr = per_node(a, p + "indptr", -1).ints(kRowPointers);
+  m.indices = per_node(a, p + "indices", -1).ints(kIds);
   m.rows = static_cast<int64_t>(m.indptr.size()) - 1;
   if (m.rows < 0) fail(a, p + "indptr", "is empty (a CSR row pointer has rows + 1 entries)");
   if (a.has(p + "shape")) {
-    auto s = a.array(p + "shape").ints();
+    auto s = a.array(p + "shape").ints(kShape);
     if (s.size() != 2 || s[0] < 0 || s[1] < 0) fail(a, p + "shape", "expected two non-negative sizes (rows, columns)");
     if (s[0] != m.rows) fail(a, p + "shape", fmt::format("says {} rows but {}indptr has {}", s[0], p, m.rows));
     m.cols = s[1];
@@ -137,7 +146,7 @@ std::vector<std::pair<int32_t, int32_t>> read_edges(const NpzArchive& a, AdjLayo
       fail(a, "edge_index", fmt::format("expected shape (2, E) as PyG stores it, got ({}); save edge_index.T if it is (E, 2)",
                                          fmt::join(x.shape, ", ")));
     const int64_t m = x.shape[1];
-    const std::vector<int64_t> v = x.ints();
+    const std::vector<int64_t> v = x.ints(kIds);
     edges.reserve(static_cast<size_t>(m));
     for (int64_t e = 0; e < m; ++e) {
       check("edge_index", e, v[e], v[m + e]);
@@ -146,13 +155,13 @@ std::vector<std::pair<int32_t, int32_t>> read_edges(const NpzArchive& a, AdjLayo
     return edges;
   }
   // row/col (PyG/DGL exports, scipy COO), with optional data.
-  const std::vector<int64_t> r = per_node(a, "row", -1).ints();
-  const std::vector<int64_t> c = per_node(a, "col", static_cast<int64_t>(r.size())).ints();
+  const std::vector<int64_t> r = per_node(a, "row", -1).ints(kIds);
+  const std::vector<int64_t> c = per_node(a, "col", static_cast<int64_t>(r.size())).ints(kIds);
   NpyArray w;
   const bool weighted = a.has("data");
   if (weighted) w = per_node(a, "data", static_cast<int64_t>(r.size()));
   if (a.has("shape")) {
-    auto s = a.array("shape").ints();
+    auto s = a.array("shape").ints(kShape);
     if (s.size() != 2 || s[0] != n || s[1] != n) fail(a, "shape", fmt::format("expected ({}, {}) for {} nodes", n, n, n));
   }
   edges.reserve(r.size());
@@ -351,7 +360,7 @@ void read_split(const NpzArchive& a, Graph& g, const GraphOptions& o, uint64_t s
       if (!sc.ids && x.shape.size() == 2 && x.shape[1] > 1)
         fail(a, keys[i], fmt::format("holds {} splits (shape ({}, {})): save the one to train on as a 1-D mask", x.shape[1], x.shape[0], x.shape[1]));
       check_vector(a, keys[i], x, sc.ids ? -1 : n);
-      const std::vector<int64_t> v = x.ints();
+      const std::vector<int64_t> v = sc.ids ? x.ints(kIds) : x.ints();  // masks may be boolean
       int64_t count = 0;
       for (size_t j = 0; j < v.size(); ++j) {
         if (sc.ids) {
@@ -369,7 +378,7 @@ void read_split(const NpzArchive& a, Graph& g, const GraphOptions& o, uint64_t s
   if (a.has("node_types")) {
     if (!used.empty()) throw InputError(fmt::format("{}: holds both split {} and node_types: keep one", a.name(), used));
     used = "node_types";
-    const std::vector<int64_t> v = per_node(a, "node_types", n).ints();
+    const std::vector<int64_t> v = per_node(a, "node_types", n).ints(kNodeTypes);
     for (int64_t j = 0; j < n; ++j) {
       if (v[j] < 0 || v[j] > 3) fail(a, "node_types", fmt::format("node {} has type {} (1 train, 2 val, 3 test, 0 none)", j, v[j]));
       if (v[j] > 0) mark("node_types", j, kinds[v[j] - 1]);

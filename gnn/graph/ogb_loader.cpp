@@ -1,15 +1,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <cmath>
 
-#include "gnn/graph/token_reader.hpp"
 #include "gnn/graph/loaders.hpp"
+#include "gnn/graph/token_reader.hpp"
 
 namespace mlsys::gnn {
 
 namespace fs = std::filesystem;
+
+// The numbers of an OGB node-property folder (core/util/number_parse.hpp); ids are further checked
+// against the node count. A "nan" label is OGB's unlabeled node and is read before the rule.
+static constexpr IntRule kOgbNodes{"node count", 1, INT32_MAX};
+static constexpr IntRule kOgbId{"node id", 0, INT32_MAX - 1};
+static constexpr IntRule kOgbLabel{"label", 0, INT32_MAX - 1};
+static constexpr RealRule kOgbFeature{"feature", -kFloat32Max, kFloat32Max};
 
 // OGB ships each table as name.csv.gz; accept an unpacked name.csv too.
 static fs::path table(const fs::path& base, bool required = true) {
@@ -31,7 +37,7 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in, bool len
   if (fs::path p = table(raw / "num-node-list", false); !p.empty()) {
     TokenReader r(p);
     if (!r.next()) r.fail("empty file");
-    n = r.integer("node count");
+    n = r.integer(kOgbNodes);
   }
   std::vector<std::pair<int32_t, int32_t>> edges;
   {
@@ -39,7 +45,7 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in, bool len
     TokenReader r(p);
     int64_t max_id = -1;
     while (r.next()) {
-      int64_t u = r.integer("source id", ','), v = r.integer("target id", ',');
+      int64_t u = r.integer(kOgbId, ','), v = r.integer(kOgbId, ',');
       if (u < 0 || v < 0 || (n > 0 && (u >= n || v >= n)))
         r.fail(fmt::format("node id out of range [0, {}): {},{}", n, u, v));
       if (u > INT32_MAX || v > INT32_MAX) r.fail("node id exceeds 2^31");
@@ -62,8 +68,8 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in, bool len
       bool finite = true;
       const size_t first = x.size();
       while (!r.at_end()) {
-        const double v = r.number(r.token(','), "feature");
-        finite = finite && std::isfinite(v) && std::abs(v) <= 3.4e38;
+        const double v = r.number(r.token(','), kOgbFeature);
+        finite = finite && !std::isnan(v);
         x.push_back(static_cast<float>(v));
         ++cnt;
       }
@@ -91,8 +97,7 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in, bool len
         y.push_back(-1);
         continue;
       }
-      double c = r.number(t, "label");
-      if (c < 0 || c != static_cast<int64_t>(c)) r.fail("label must be a non-negative integer, got '" + std::string(t) + "'");
+      const int64_t c = r.integer_of(t, kOgbLabel);
       if (!r.at_end()) r.fail("multi-label rows are not supported (one label per line expected)");
       y.push_back(static_cast<int32_t>(c));
       max_c = std::max(max_c, y.back());
@@ -118,7 +123,7 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in, bool len
       TokenReader r(p);
       int64_t cnt = 0;
       while (r.next()) {
-        int64_t v = r.integer("node id", ',');
+        int64_t v = r.integer(kOgbId, ',');
         if (v < 0 || v >= n) r.fail(fmt::format("node id {} out of range [0, {})", v, n));
         if (g.labels[v] < 0) r.fail(fmt::format("node {} is in a split but unlabeled", v));
         s[v] = static_cast<uint8_t>(k);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -13,6 +14,20 @@ namespace mlsys::gnn {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The numbers of a text graph folder (core/util/number_parse.hpp); node ids and classes are further
+// checked against the node and class counts where those are known. Feature values outside
+// float32 (NaN, infinity, 1e300) are refused, or counted by row with gnn.graph.lenient.
+constexpr IntRule kNodes{"nodes", 1, INT32_MAX};
+constexpr IntRule kClasses{"classes", 1, INT32_MAX};
+constexpr IntRule kFeatureCount{"feature count", 1, INT32_MAX};
+constexpr IntRule kColumn{"column", 0, INT32_MAX};
+constexpr IntRule kSourceId{"source id", 0, INT32_MAX - 1};
+constexpr IntRule kTargetId{"target id", 0, INT32_MAX - 1};
+constexpr IntRule kNodeId{"node id", 0, INT32_MAX - 1};
+// -1 = unlabeled; other negative classes are bad rows below (counted with gnn.graph.lenient).
+constexpr IntRule kClass{"class", std::numeric_limits<int64_t>::min(), INT32_MAX - 1};
+constexpr RealRule kFeatureValue{"feature value", -kFloat32Max, kFloat32Max};
 
 fs::path must_exist(const fs::path& p) {
   if (!fs::exists(p)) throw InputError("missing file " + p.string() + " (a text graph folder needs meta.txt, edges.txt, labels.txt, split.txt)");
@@ -86,24 +101,15 @@ Graph load_text_graph(const fs::path& dir, bool lenient) {
     for (const char* k : {"nodes", "classes"})
       if (!meta.count(k)) throw InputError(fmt::format("{}: missing the '{}' line", (dir / "meta.txt").string(), k));
   }
-  auto meta_int = [&](const std::string& k) {
-    try {
-      return std::stoll(meta.at(k));
-    } catch (const std::exception&) {
-      throw InputError(fmt::format("{}: '{}' must be an integer, got '{}'", (dir / "meta.txt").string(), k, meta[k]));
-    }
-  };
-  const int64_t n = meta_int("nodes");
-  const int64_t classes = meta_int("classes");
-  if (n <= 0 || n > INT32_MAX) throw InputError((dir / "meta.txt").string() + ": nodes must be in [1, 2^31)");
-  if (classes <= 0 || classes > INT32_MAX) throw InputError((dir / "meta.txt").string() + ": classes must be in [1, 2^31)");
+  const int64_t n = parse_field(meta.at("nodes"), kNodes, (dir / "meta.txt").string());
+  const int64_t classes = parse_field(meta.at("classes"), kClasses, (dir / "meta.txt").string());
   g.num_classes = static_cast<int32_t>(classes);
 
   std::vector<std::pair<int32_t, int32_t>> edges;
   {
     TokenReader r(must_exist(dir / "edges.txt"));
     while (r.next()) {
-      const int64_t u = r.integer("source id"), v = r.integer("target id");
+      const int64_t u = r.integer(kSourceId), v = r.integer(kTargetId);
       if (u < 0 || u >= n || v < 0 || v >= n) r.fail(fmt::format("node id out of range [0, {}): {} {}", n, u, v));
       if (!r.at_end()) r.fail("expected two ids per line");
       edges.emplace_back(static_cast<int32_t>(u), static_cast<int32_t>(v));
@@ -115,13 +121,12 @@ Graph load_text_graph(const fs::path& dir, bool lenient) {
   if (fs::path p = dir / "features.txt"; fs::exists(p)) {
     TokenReader r(p);
     if (!r.next()) r.fail("empty feature file (first line must be 'N F')");
-    const int64_t fn = r.integer("node count"), f = r.integer("feature count");
+    const int64_t fn = r.integer("node count"), f = r.integer(kFeatureCount);
     if (fn != n) r.fail(fmt::format("feature file has {} rows but meta.txt says {} nodes", fn, n));
-    if (f <= 0 || f > INT32_MAX) r.fail("feature count must be in [1, 2^31)");
     std::vector<int32_t> node, col;
     std::vector<float> val;
     while (r.next()) {
-      const int64_t v = r.integer("node id");
+      const int64_t v = r.integer(kNodeId);
       if (v < 0 || v >= n) r.fail(fmt::format("node id {} out of range [0, {})", v, n));
       const int64_t nnz = r.integer("entry count");
       const size_t first = val.size();
@@ -131,10 +136,10 @@ Graph load_text_graph(const fs::path& dir, bool lenient) {
         const std::string_view tok = r.token();
         const size_t colon = tok.find(':');
         if (colon == std::string_view::npos) r.fail("expected col:val, got '" + std::string(tok) + "'");
-        const double c = r.number(tok.substr(0, colon), "column");
-        const double x = r.number(tok.substr(colon + 1), "value");
-        if (c < 0 || c >= static_cast<double>(f) || c != static_cast<int64_t>(c)) r.fail(fmt::format("column {} out of range [0, {})", c, f));
-        finite = finite && std::isfinite(x) && std::abs(x) <= 3.4e38;
+        const int64_t c = r.integer_of(tok.substr(0, colon), kColumn);
+        const double x = r.number(tok.substr(colon + 1), kFeatureValue);
+        if (c >= f) r.fail(fmt::format("column {} out of range [0, {})", c, f));
+        finite = finite && !std::isnan(x);
         node.push_back(static_cast<int32_t>(v));
         col.push_back(static_cast<int32_t>(c));
         val.push_back(static_cast<float>(x));
@@ -159,13 +164,13 @@ Graph load_text_graph(const fs::path& dir, bool lenient) {
     std::vector<uint8_t> ym(multi ? static_cast<size_t>(n * g.num_classes) : 0, 0);
     std::vector<int64_t> cls;
     while (r.next()) {
-      const int64_t v = r.integer("node id");
+      const int64_t v = r.integer(kNodeId);
       if (v < 0 || v >= n) r.fail(fmt::format("node id {} out of range [0, {})", v, n));
       if (multi) {
         cls.clear();
         bool ok = true;
         while (!r.at_end()) {
-          const int64_t c = r.integer("class");
+          const int64_t c = r.integer(kClass);
           ok = ok && c >= 0 && c < g.num_classes;
           cls.push_back(c);
         }
@@ -177,7 +182,7 @@ Graph load_text_graph(const fs::path& dir, bool lenient) {
         for (int64_t c : cls) ym[static_cast<size_t>(v * g.num_classes + c)] = 1;
         continue;
       }
-      const int64_t c = r.integer("class");
+      const int64_t c = r.integer(kClass);
       if (c < -1 || c >= g.num_classes) {
         rows.bad(r, "labels.txt", "class out of range", fmt::format("label {} outside the {} classes (-1 = unlabeled)", c, g.num_classes));
         continue;
@@ -192,7 +197,7 @@ Graph load_text_graph(const fs::path& dir, bool lenient) {
     TokenReader r(p);
     std::vector<uint8_t> s(static_cast<size_t>(n), 0);
     while (r.next()) {
-      const int64_t v = r.integer("node id");
+      const int64_t v = r.integer(kNodeId);
       if (v < 0 || v >= n) r.fail(fmt::format("node id {} out of range [0, {})", v, n));
       const std::string_view w = r.token();
       const Split k = w == "train" ? Split::Train : w == "val" ? Split::Val : w == "test" ? Split::Test : Split::None;

@@ -2,7 +2,7 @@
 // Tokens of a text graph file, line by line: the lines come from the project's line reader
 // (core/io/line_reader.hpp: streaming through a fixed buffer, plain or gzip), blank lines are
 // skipped, and every error names file:line.
-#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -10,6 +10,7 @@
 
 #include "core/util/error.hpp"
 #include "core/io/line_reader.hpp"
+#include "core/util/number_parse.hpp"
 
 namespace mlsys::gnn {
 
@@ -36,21 +37,24 @@ class TokenReader {
     while (cursor_ < line_.size() && (line_[cursor_] == ' ' || line_[cursor_] == '\t')) ++cursor_;
     return cursor_ >= line_.size();
   }
-  int64_t integer(std::string_view what, char sep = ' ') {
-    const std::string_view t = token(sep);
+  // The next token as an integer under `rule` (core/util/number_parse.hpp): "2.7", "1e300", digits
+  // past int64 and values outside the rule fail naming the field, the text and the range.
+  int64_t integer(const IntRule& rule, char sep = ' ') { return integer_of(token(sep), rule); }
+  int64_t integer(std::string_view what, char sep = ' ') { return integer(IntRule{what}, sep); }
+  int64_t integer_of(std::string_view t, const IntRule& rule) {
     int64_t v = 0;
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
-      fail("expected an integer " + std::string(what) + ", got '" + std::string(t) + "'");
+    if (const NumberProblem p = parse_number(t, rule, v); p != NumberProblem::kOk) fail(number_error("", t, rule, p));
     return v;
   }
-  // A number, finite or not (callers that need finite values check).
-  double number(std::string_view t, std::string_view what) {
+  // A number under `rule`, where a value the rule refuses for its size (NaN, infinity, past the
+  // range) comes back as NaN: the loaders refuse its row or, with gnn.graph.lenient, count it. Text
+  // that is no number at all fails.
+  double number(std::string_view t, const RealRule& rule) {
     double v = 0;
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
-      fail("expected a number " + std::string(what) + ", got '" + std::string(t) + "'");
-    return v;
+    const NumberProblem p = parse_number(t, rule, v);
+    if (p == NumberProblem::kOk) return v;
+    if (p == NumberProblem::kNotFinite || p == NumberProblem::kTooLarge || p == NumberProblem::kTooSmall) return NAN;
+    fail(number_error("", t, rule, p));
   }
   [[noreturn]] void fail(const std::string& msg) const { throw InputError(where() + ": " + msg); }
   std::string where() const { return in_.path() + ":" + std::to_string(in_.line_number()); }

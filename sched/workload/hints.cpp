@@ -2,8 +2,8 @@
 
 #include "core/io/csv.hpp"
 #include "core/util/error.hpp"
+#include "core/util/number_parse.hpp"
 #include "core/util/strings.hpp"
-#include "sched/workload/traces/fields.hpp"
 
 namespace mlsys::workload {
 
@@ -12,6 +12,11 @@ Table hints_table(const std::vector<Hint>& hints) {
   for (const auto& h : hints) t.add_row({h.job_id, h.duration_s, h.uncertainty_s, std::string(to_string(h.action))});
   return t;
 }
+
+// The numbers of a hints file (core/util/number_parse.hpp): seconds, finite, not negative, at most
+// kMaxFileSeconds.
+constexpr RealRule kPredicted{"predicted_duration_s", 0, kMaxFileSeconds};
+constexpr RealRule kUncertainty{"uncertainty_s", 0, kMaxFileSeconds};
 
 std::unordered_map<std::string, Hint> read_hints(const std::string& path) {
   CsvReader in(path);
@@ -24,18 +29,11 @@ std::unordered_map<std::string, Hint> read_hints(const std::string& path) {
     auto at = [&](int col) { return in.where(col + 1); };
     Hint h;
     h.job_id = std::string(trim(in.field(static_cast<size_t>(id))));
-    std::string_view d = in.field(static_cast<size_t>(duration));
-    auto dv = parse_double(d);
-    if (!dv) throw InputError(at(duration) + ": predicted_duration_s = '" + std::string(d) + "' is not a number");
-    if (*dv < 0) throw InputError(at(duration) + ": predicted_duration_s must be >= 0");
-    h.duration_s = *dv;
+    h.duration_s = parse_field(in.field(static_cast<size_t>(duration)), kPredicted, at(duration));
     if (uncertainty >= 0) {
       std::string_view u = trim(in.field(static_cast<size_t>(uncertainty)));
-      auto uv = parse_double(u);
       // Table writes an unknown uncertainty (NaN) as "null".
-      if (!u.empty() && u != "null" && (!uv || *uv < 0))
-        throw InputError(at(uncertainty) + ": uncertainty_s = '" + std::string(u) + "' is not a number >= 0");
-      if (uv) h.uncertainty_s = *uv;
+      if (!u.empty() && u != "null") h.uncertainty_s = parse_field(u, kUncertainty, at(uncertainty));
     }
     if (action >= 0) {
       std::string_view a = trim(in.field(static_cast<size_t>(action)));

@@ -1,5 +1,7 @@
 #pragma once
 // Helpers for the gnn tests: small graphs written in the text format, quick training setups.
+#include <zlib.h>
+
 #include <filesystem>
 #include <string>
 
@@ -10,6 +12,25 @@
 #include "tests/common/test_util.hpp"
 
 namespace mlsys::gnn::gnntest {
+
+// A gzipped file, as OGB ships its tables.
+inline void write_gz(const std::filesystem::path& p, const std::string& s) {
+  std::filesystem::create_directories(p.parent_path());
+  gzFile f = gzopen(p.c_str(), "wb");
+  gzwrite(f, s.data(), static_cast<unsigned>(s.size()));
+  gzclose(f);
+}
+
+// A 4-node OGB node-property folder: path 0-1-2-3, 2 features, 3 classes, split "time".
+inline void write_toy_ogb(const std::filesystem::path& d) {
+  write_gz(d / "raw/edge.csv.gz", "0,1\n1,2\n2,3\n");
+  write_gz(d / "raw/num-node-list.csv.gz", "4\n");
+  write_gz(d / "raw/node-feat.csv.gz", "0.1,0.2\n0.3,0.4\n0.5,0.6\n0.7,0.8\n");
+  write_gz(d / "raw/node-label.csv.gz", "0\n1\n2\n1\n");
+  write_gz(d / "split/time/train.csv.gz", "0\n1\n");
+  write_gz(d / "split/time/valid.csv.gz", "2\n");
+  write_gz(d / "split/time/test.csv.gz", "3\n");
+}
 
 // A 6-node text graph (two triangles joined by one edge), 2 features, 2 classes.
 inline void write_tiny_text_graph(const std::filesystem::path& dir) {

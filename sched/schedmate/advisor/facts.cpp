@@ -1,10 +1,11 @@
 #include "sched/schedmate/advisor/facts.hpp"
 
+#include <cmath>
 #include <map>
+#include <string_view>
 #include <vector>
 
-#include <cstdlib>
-
+#include "core/util/number_parse.hpp"
 #include "core/util/strings.hpp"
 
 namespace mlsys::schedmate {
@@ -31,11 +32,37 @@ std::vector<std::string> shell_tokens(const std::string& s) {
   return out;
 }
 
-bool to_number(const std::string& s, double& v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  v = std::strtod(s.c_str(), &end);
-  return end && *end == '\0';
+// The numbers a job's text states (core/util/number_parse.hpp). The text is free (commands,
+// scripts, names), so a refused number is no fact rather than an error: "--bs nan" or
+// "--tp 99999999999" states nothing, and a fraction is never truncated into a count.
+constexpr RealRule kFactQuantity{"batch size, steps or epochs", 0, 1e15};
+constexpr IntRule kFactWays{"parallel ways or GPUs", 1, 1 << 20};
+
+bool to_number(const std::string& s, double& v) { return parse_number(s, kFactQuantity, v) == NumberProblem::kOk; }
+bool to_count(const std::string& s, int& v) {
+  int64_t n = 0;
+  if (parse_number(s, kFactWays, n) != NumberProblem::kOk) return false;
+  v = static_cast<int>(n);
+  return true;
+}
+
+// The number at the start of `s`, as strtod would read it (sign, digits, '.', exponent); NaN when
+// there is none or kFactQuantity refuses it.
+double leading_number(std::string_view s) {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  size_t i = 0;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+  while (i < s.size() && (is_digit(s[i]) || s[i] == '.')) ++i;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
+    if (j < s.size() && is_digit(s[j])) {
+      while (j < s.size() && is_digit(s[j])) ++j;
+      i = j;
+    }
+  }
+  double v = NAN;
+  return parse_number(s.substr(0, i), kFactQuantity, v) == NumberProblem::kOk ? v : NAN;
 }
 
 // Flags whose value states a fact ("--batch_size 32", "--batch-size=32", "-b 32").
@@ -165,7 +192,7 @@ double number_before(const std::string& low, std::string_view unit) {
       }
       size_t b = e;
       while (b > 0 && (is_digit(low[b - 1]) || low[b - 1] == '.')) --b;
-      if (b < e && (b == 0 || !is_alpha(low[b - 1]))) return std::strtod(low.c_str() + b, nullptr) * scale;
+      if (b < e && (b == 0 || !is_alpha(low[b - 1]))) return leading_number(std::string_view(low).substr(b, e - b)) * scale;
     }
     p = after;
   }
@@ -178,7 +205,7 @@ double number_after(const std::string& low, std::string_view unit) {
   p += unit.size();
   while (p < low.size() && (low[p] == ' ' || low[p] == '=' || low[p] == ':')) ++p;
   if (p >= low.size() || !is_digit(low[p])) return NAN;
-  return std::strtod(low.c_str() + p, nullptr);
+  return leading_number(std::string_view(low).substr(p));
 }
 
 // Machine-learning task words (a taxonomy, not workloads) found as folder or file-name words.
@@ -234,9 +261,7 @@ double script_assignment(const std::string& script, const std::string& name) {
     if (q < script.size() && script[q] == '=') {
       ++q;
       while (q < script.size() && script[q] == ' ') ++q;
-      char* end = nullptr;
-      double v = std::strtod(script.c_str() + q, &end);
-      if (end != script.c_str() + q) return v;
+      if (const double v = leading_number(std::string_view(script).substr(q)); !std::isnan(v)) return v;
     }
     p = q;
   }
@@ -340,11 +365,11 @@ JobFacts extract_facts(const JobText& job) {
   if (auto it = flags.find("system"); it != flags.end()) f.system = it->second;
   // Parallelism.
   f.num_gpus = job.num_gpus;
-  if (auto* s = lookup(flags, kTp); s && to_number(*s, v) && v >= 1) f.tp = static_cast<int>(v);
-  if (auto* s = lookup(flags, kPp); s && to_number(*s, v) && v >= 1) f.pp = static_cast<int>(v);
+  if (auto* s = lookup(flags, kTp)) to_count(*s, f.tp);
+  if (auto* s = lookup(flags, kPp)) to_count(*s, f.pp);
   if (f.num_gpus <= 0) {
     auto it = flags.find("--nproc_per_node");
-    if (it != flags.end() && to_number(it->second, v)) f.num_gpus = static_cast<int>(v);
+    if (it != flags.end()) to_count(it->second, f.num_gpus);
   }
   f.dp = std::max(1, f.num_gpus / std::max(1, f.tp * f.pp));
   return f;

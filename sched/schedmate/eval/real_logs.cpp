@@ -7,6 +7,7 @@
 
 #include "core/io/csv.hpp"
 #include "core/util/error.hpp"
+#include "core/util/number_parse.hpp"
 #include "core/util/strings.hpp"
 #include "sched/schedmate/tracker/line_time.hpp"
 #include "sched/schedmate/tracker/metric_tracker.hpp"
@@ -30,6 +31,11 @@ FailureCategory category_for_label(const std::string& label) {
 
 namespace {
 
+// The counts of a tqdm bar "n/total" (core/util/number_parse.hpp): a line whose counts are refused
+// (digits past int64, a total of 0) states nothing.
+constexpr IntRule kTqdmDone{"tqdm count", 0};
+constexpr IntRule kTqdmTotal{"tqdm total", 1};
+
 // What a tqdm line states about itself: n/total and its remaining time, read independently of the
 // tracker's parser. False when the line does not state both.
 bool tqdm_statement(const std::string& line, double& fraction, double& remaining) {
@@ -43,7 +49,10 @@ bool tqdm_statement(const std::string& line, double& fraction, double& remaining
   const std::string n = line.substr(a0, slash - a0), total = std::string(trim(line.substr(slash + 1, lb - slash - 1)));
   if (n.empty() || total.empty() || !std::all_of(total.begin(), total.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return false;
-  fraction = std::stod(n) / std::stod(total);
+  int64_t done = 0, of = 0;
+  if (parse_number(n, kTqdmDone, done) != NumberProblem::kOk || parse_number(total, kTqdmTotal, of) != NumberProblem::kOk)
+    return false;
+  fraction = static_cast<double>(done) / static_cast<double>(of);
   return parse_clock(trim(line.substr(lt + 1, comma - lt - 1)), remaining);
 }
 

@@ -5,9 +5,21 @@
 
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
+#include "core/util/number_parse.hpp"
 #include "sched/workload/traces/read_trace.hpp"
+#include "sched/workload/traces/trace_reader.hpp"
 
 namespace mlsys::schedmate {
+
+namespace {
+// The numbers of a jobs JSONL line (core/util/number_parse.hpp): a GPU count is a whole number in
+// the trace readers' range (99999999999 once became -2147483648, 2.7 became 2); times, durations
+// and step counts are finite and not negative, times at most kMaxFileSeconds.
+constexpr IntRule kJobGpus{"num_gpus", 0, workload::kMaxGpus};
+constexpr RealRule kJobSteps{"total_steps", 0, 1e18};
+constexpr RealRule kJobSubmit{"submit_time", 0, kMaxFileSeconds};
+constexpr RealRule kJobDuration{"duration", 0, kMaxFileSeconds};
+}  // namespace
 
 std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::string& name, const InputLimits& limits,
                                          const std::string& script_dir) {
@@ -37,12 +49,10 @@ std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::str
       const Json* v = j.find(k);
       return v && v->is_string() ? v->as_string() : std::string();
     };
-    auto num = [&](const char* k, double def) {
-      const Json* v = j.find(k);
-      if (!v || v->is_null()) return def;
-      if (!v->is_number())
-        throw InputError(name + ":" + std::to_string(line_no) + ": field '" + k + "' must be a number");
-      return v->as_number();
+    const std::string where = name + ":" + std::to_string(line_no);
+    auto num = [&](const RealRule& rule, double def) {
+      const Json* v = j.find(rule.field);
+      return !v || v->is_null() ? def : json_field(*v, rule, where);
     };
     AdvisedJob a;
     a.id = str("id");
@@ -56,11 +66,12 @@ std::vector<AdvisedJob> parse_jobs_jsonl(const std::string& text, const std::str
       a.text.script = valid_utf8(read_referenced_file(a.text.script.substr(1), base.empty() ? "." : base, allowed, limits,
                                                       name + ":" + std::to_string(line_no)));
     a.text.name = a.name;
-    a.text.num_gpus = static_cast<int>(num("num_gpus", 1));
-    a.text.trace_steps = num("total_steps", 0);
+    const Json* gpus = j.find(kJobGpus.field);
+    a.text.num_gpus = !gpus || gpus->is_null() ? 1 : static_cast<int>(json_field(*gpus, kJobGpus, where));
+    a.text.trace_steps = num(kJobSteps, 0);
     a.text.gpu_type = str("gpu_type");
-    a.submit_time = num("submit_time", 0);
-    a.duration = num("duration", NAN);
+    a.submit_time = num(kJobSubmit, 0);
+    a.duration = num(kJobDuration, NAN);
     out.push_back(std::move(a));
   }
   std::stable_sort(out.begin(), out.end(), [](const AdvisedJob& x, const AdvisedJob& y) { return x.submit_time < y.submit_time; });

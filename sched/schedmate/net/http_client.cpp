@@ -6,6 +6,9 @@
 #include <cctype>
 #include <memory>
 
+#include "core/util/error.hpp"
+#include "core/util/number_parse.hpp"
+
 namespace mlsys::schedmate {
 
 namespace {
@@ -46,9 +49,10 @@ void check_http_url(const std::string& url) {
   const size_t colon = authority.rfind(':');
   if (colon != std::string::npos && authority.find(']') == std::string::npos) {
     const std::string port = authority.substr(colon + 1);
-    const bool digits = !port.empty() && port.size() <= 5 &&
-                        std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); });
-    if (!digits || std::stoi(port) < 1 || std::stoi(port) > 65535)
+    constexpr IntRule kPort{"port", 1, 65535};
+    const bool digits = !port.empty() && std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); });
+    int64_t value = 0;
+    if (!digits || parse_number(port, kPort, value) != NumberProblem::kOk)
       throw ConfigError("schedmate.openai.url '" + url + "': port must be 1..65535");
   }
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/util/number_parse.hpp"
 #include "core/util/strings.hpp"
 
 namespace mlsys::workload {
@@ -19,25 +20,15 @@ static std::string_view trim_fast(std::string_view s) {
 bool blank(std::string_view s) { return trim_fast(s).empty(); }
 
 std::optional<double> parse_double(std::string_view s) {
-  s = trim_fast(s);
-  if (s.empty()) return std::nullopt;
-  if (s.front() == '+') s.remove_prefix(1);
   double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+  if (parse_number(s, kAnyReal, v) != NumberProblem::kOk) return std::nullopt;
   return v;
 }
 
 std::optional<int64_t> parse_int(std::string_view s) {
-  s = trim_fast(s);
-  if (s.empty()) return std::nullopt;
-  if (s.front() == '+') s.remove_prefix(1);
   int64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec == std::errc() && p == s.data() + s.size()) return v;
-  auto d = parse_double(s);
-  if (d && std::floor(*d) == *d && std::fabs(*d) < 9e18) return static_cast<int64_t>(*d);
-  return std::nullopt;
+  if (parse_number(s, kAnyInt64, v) != NumberProblem::kOk) return std::nullopt;
+  return v;
 }
 
 namespace {

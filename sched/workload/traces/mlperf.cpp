@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cstdlib>
 
+#include "core/util/number_parse.hpp"
 #include "core/util/strings.hpp"
 
 namespace mlsys::workload {
@@ -22,20 +22,33 @@ constexpr std::array<MlperfBenchmark, 8> kBenchmarks{{
     {"dlrm", "auc", 0.8025},
 }};
 
-// Leading integer of s (0 when none).
-int leading_int(std::string_view s) {
-  int v = 0;
+// The counts a system name states (core/util/number_parse.hpp): nodes, accelerators and TPU cores
+// each in [1, 2^20] (kMaxGpus), as is their product. A count past it ("dgx1_n536870913") is refused,
+// never wrapped into a small one.
+constexpr IntRule kNameCount{"accelerator or node count in the system name", 1, 1 << 20};
+
+// Leading digits of s as a count: 0 when s does not start with a digit, -1 when refused.
+int64_t leading_count(std::string_view s) {
   size_t i = 0;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && v < 100000000) v = v * 10 + (s[i++] - '0');
-  return i > 0 ? v : 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == 0) return 0;
+  int64_t v = 0;
+  return parse_number(s.substr(0, i), kNameCount, v) == NumberProblem::kOk ? v : -1;
 }
 
-// Trailing integer of s (0 when none).
-int trailing_int(std::string_view s) {
+// Trailing digits of s as a count: 0 when s does not end with a digit, -1 when refused.
+int64_t trailing_count(std::string_view s) {
   size_t i = s.size();
   while (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1]))) --i;
-  return i < s.size() && s.size() - i < 9 ? std::atoi(std::string(s.substr(i)).c_str()) : 0;
+  if (i == s.size()) return 0;
+  int64_t v = 0;
+  return parse_number(s.substr(i), kNameCount, v) == NumberProblem::kOk ? v : -1;
 }
+
+// An MLLOG line's clock (core/util/number_parse.hpp): finite and not negative; a line whose time
+// is refused is not an event (a NaN start would otherwise make any duration).
+constexpr RealRule kMllogTimeMs{"time_ms", 0, 1e18};
+constexpr RealRule kMllogTimeS{"time_s", 0, 1e15};
 
 bool has_token(const std::vector<std::string>& toks, std::string_view t) {
   for (const auto& x : toks)
@@ -73,22 +86,32 @@ Accelerators accelerators_from_system(std::string_view system) {
     }
   }
   if (!cur.empty()) toks.push_back(cur);
-  int per_node = 0, nodes = 1;
+  int64_t per_node = 0, nodes = 1;
+  bool refused = false;  // a count in the name outside kNameCount
+  auto count = [&](int64_t c) {
+    refused = refused || c < 0;
+    return std::max<int64_t>(c, 0);
+  };
   for (size_t i = 0; i < toks.size(); ++i) {
     const std::string& t = toks[i];
     if (t == "dgxa100") a.kind = "a100", per_node = 8;
     else if (t == "dgx2h" || t == "dgx2") a.kind = "v100", per_node = 16;
     else if (t == "dgx1") a.kind = "v100", per_node = 8;
-    else if (t.size() > 1 && t[0] == 'n' && std::isdigit(static_cast<unsigned char>(t[1])) && leading_int(t.substr(1)) > 0 &&
-             std::to_string(leading_int(t.substr(1))) == t.substr(1))
-      nodes = leading_int(t.substr(1));
+    else if (t.size() > 1 && t[0] == 'n' && t[1] != '0' && std::isdigit(static_cast<unsigned char>(t[1])) &&
+             t.find_first_not_of("0123456789", 1) == std::string::npos)
+      nodes = count(leading_count(t.substr(1)));
     else if (t == "tpu" && i + 2 < toks.size() && (toks[i + 1] == "v2" || toks[i + 1] == "v3" || toks[i + 1] == "v4")) {
       a.kind = "tpu-" + toks[i + 1];
-      const int cores = leading_int(toks[i + 2]);
-      if (cores > 0) a.count = std::max(1, cores / 2);
+      const int64_t cores = count(leading_count(toks[i + 2]));
+      if (cores > 0) a.count = static_cast<int>(std::max<int64_t>(1, cores / 2));
     }
   }
-  if (per_node > 0) a.count = per_node * nodes;
+  if (per_node > 0) {
+    int64_t total = 0;
+    if (check_number(per_node * nodes, kNameCount) == NumberProblem::kOk) total = per_node * nodes;
+    else refused = true;
+    a.count = static_cast<int>(total);
+  }
   if (a.kind.empty()) {
     if (has_token(toks, "cpx") || has_token(toks, "clx")) {
       a.kind = "cpu";
@@ -101,11 +124,18 @@ Accelerators accelerators_from_system(std::string_view system) {
         const size_t p = t.find(k);
         if (p == std::string::npos) continue;
         a.kind = k;
-        if (p > 0 && t[p - 1] == 'x') a.count = trailing_int(t.substr(0, p - 1));        // 8xv100, 2048xv100
-        else if (p + k.size() + 1 < t.size() && t[p + k.size()] == 'x') a.count = leading_int(t.substr(p + k.size() + 1));  // v100x8
-        else if (i + 1 < toks.size() && leading_int(toks[i + 1]) > 0) a.count = leading_int(toks[i + 1]);  // v100-512
+        int64_t c = 0;
+        if (p > 0 && t[p - 1] == 'x') c = count(trailing_count(t.substr(0, p - 1)));        // 8xv100, 2048xv100
+        else if (p + k.size() + 1 < t.size() && t[p + k.size()] == 'x') c = count(leading_count(t.substr(p + k.size() + 1)));  // v100x8
+        else if (i + 1 < toks.size() && leading_count(toks[i + 1]) != 0) c = count(leading_count(toks[i + 1]));  // v100-512
+        a.count = static_cast<int>(c);
       }
     }
+  }
+  if (refused) {
+    a.count = 0;
+    a.problem = "a count in it is outside " + std::to_string(kNameCount.min) + ".." + std::to_string(kNameCount.max) +
+                " (or nodes x accelerators per node is)";
   }
   return a;
 }
@@ -152,8 +182,14 @@ std::optional<MllogEvent> parse_mllog_line(std::string_view line) {
     const Json* key = j.find("key");
     if (!key || !key->is_string()) return std::nullopt;
     e.key = key->as_string();
-    if (const Json* t = j.find("time_ms"); t && t->is_number()) e.time_s = t->as_number() / 1000.0;
-    else if (const Json* t2 = j.find("time_s"); t2 && t2->is_number()) e.time_s = t2->as_number();
+    double t = 0;
+    if (const Json* ms = j.find("time_ms"); ms && ms->is_number()) {
+      if (json_number(*ms, kMllogTimeMs, t) != NumberProblem::kOk) return std::nullopt;
+      e.time_s = t / 1000.0;
+    } else if (const Json* s = j.find("time_s"); s && s->is_number()) {
+      if (json_number(*s, kMllogTimeS, t) != NumberProblem::kOk) return std::nullopt;
+      e.time_s = t;
+    }
     if (const Json* v = j.find("value")) e.value = *v;
     if (const Json* md = j.find("metadata"); md && md->is_object()) e.metadata = *md;
     else e.metadata = Json::object();
@@ -161,11 +197,10 @@ std::optional<MllogEvent> parse_mllog_line(std::string_view line) {
   }
   // ":::MLL 1558640803.690 run_start: {"value": null, "metadata": {...}}"
   rest = trim(rest);
-  char* end = nullptr;
-  std::string head(rest.substr(0, std::min<size_t>(rest.size(), 40)));
-  const double t = std::strtod(head.c_str(), &end);
-  if (end == head.c_str()) return std::nullopt;
-  rest.remove_prefix(static_cast<size_t>(end - head.c_str()));
+  const size_t time_end = std::min(rest.find_first_not_of("0123456789.eE+-"), rest.size());
+  double t = 0;
+  if (parse_number(rest.substr(0, time_end), kMllogTimeS, t) != NumberProblem::kOk) return std::nullopt;
+  rest.remove_prefix(time_end);
   rest = trim(rest);
   const size_t colon = rest.find(':');
   if (colon == std::string_view::npos || colon == 0) return std::nullopt;

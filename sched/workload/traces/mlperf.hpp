@@ -35,6 +35,7 @@ const MlperfBenchmark* mlperf_benchmark(std::string_view name);
 struct Accelerators {
   std::string kind;  // v100, a100, tpu-v3, tpu-v4, cpu, ""
   int count = 0;
+  std::string problem;  // non-empty when a count the name states is refused (count is then 0)
 };
 Accelerators accelerators_from_system(std::string_view system);
 

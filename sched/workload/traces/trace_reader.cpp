@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 
 #include "core/util/error.hpp"
@@ -73,9 +74,23 @@ static OutOfRange out_of_range(const JobSpec& j, double horizon) {
   return time("duration", j.duration);
 }
 
+// Why a job submitted before time 0 is refused: where time 0 came from, and how to move it.
+static std::string before_origin(int64_t origin, const std::string& configured) {
+  const std::time_t t = origin;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char when[32];
+  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+  return std::string("submitted before the trace's time 0, ") + when +
+         (configured.empty() ? " UTC (midnight of the first row's day)" : " UTC (trace.time_origin)") +
+         ": set trace.time_origin to an earlier 'YYYY-MM-DD HH:MM:SS'";
+}
+
 bool ReadContext::emit(JobSpec&& job) {
   if (stopped_) return false;
   if (auto bad = out_of_range(job, opts_.horizon_s); !bad.field.empty()) {
+    if (bad.field == "submit_time" && job.submit_time < 0 && shared_.have_origin)
+      bad.reason = before_origin(shared_.origin, opts_.time_origin);
     bad_row(line_, 0, bad.field, bad.value, bad.reason);
     return true;
   }

@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
+#include "tests/common/bad_numbers.hpp"
 #include "tests/common/test_util.hpp"
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
@@ -231,4 +233,46 @@ TEST_CASE("synthetic generator is deterministic and labeled") {
   CHECK(a.classes == 4);
   ImageSet c = make_synthetic({40, 4, 12, 6, 7});
   CHECK(a.pixels != c.pixels);
+}
+
+TEST_CASE("bad numbers: CSV matrix cells and image labels refuse each, naming the field") {
+  test::TempDir dir("csvbad");
+  for (const auto& b : test::kBadNumbers) {
+    CAPTURE(b.text);
+    // A cell is a float32 feature: NaN and 1e300 (no float32) are refused, naming the row.
+    test::write_text(dir / "m.csv", "1,2\n3," + std::string(b.text) + "\n");
+    const std::string cell = test::thrown_message<InputError>([&] { read_csv_matrix(dir / "m.csv"); });
+    if (b.refused_as_feature) CHECK_MESSAGE(cell.find("m.csv:2: non-numeric or non-finite cell") != std::string::npos, cell);
+    // A label is a class count: every bad number is refused (2^31 and 2^63 read as float32 first).
+    test::write_text(dir / "img.csv", "0,1,2,3,0\n1,2,3,4," + std::string(b.text) + "\n");
+    const std::string label = test::thrown_message<InputError>([&] { read_csv_images(dir / "img.csv"); });
+    if (b.refused_as_count) CHECK_MESSAGE(label.find("img.csv") != std::string::npos, label);
+    if (b.refused_as_count && !b.refused_as_feature)
+      CHECK_MESSAGE(label.find("data row 2: field 'label'") != std::string::npos, label);
+  }
+}
+
+TEST_CASE("finding: an IDX label 200 in a 10-class set is refused, naming the image") {
+  test::TempDir dir("idxlabel");
+  ImageSet s = make_synthetic({30, 10, 8, 3, 7});
+  std::vector<int32_t> labels = s.labels;
+  REQUIRE(*std::max_element(labels.begin(), labels.end()) == 9);
+  labels[17] = 200;
+  write_idx_labels(dir / "l", labels);
+  const std::string e = test::thrown_message<InputError>([&] { read_idx_labels(dir / "l"); });
+  CHECK_MESSAGE(e.find("label of image 17: field 'label' = '200': too large (expected an integer from 0 to 9)") != std::string::npos, e);
+  labels[17] = 9;
+  write_idx_labels(dir / "l", labels);
+  CHECK(read_idx_labels(dir / "l") == labels);
+}
+
+TEST_CASE("finding: a truncated IDX .gz names the gzip error, not a size read from its damaged tail") {
+  test::TempDir dir("idxgz");
+  ImageSet s = make_synthetic({200, 5, 16, 3, 7});
+  write_idx_images(dir / "i.gz", s);
+  const std::string bytes = read_file_raw(dir / "i.gz");
+  write_file_atomic(dir / "cut.gz", bytes.substr(0, bytes.size() * 2 / 3));
+  const std::string e = test::thrown_message<InputError>([&] { read_idx_images(dir / "cut.gz"); });
+  CHECK_MESSAGE(e.find("cut.gz: truncated or corrupt gzip file") != std::string::npos, e);
+  CHECK_MESSAGE(e.find("the file has") == std::string::npos, e);
 }

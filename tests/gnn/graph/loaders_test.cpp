@@ -1,7 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <zlib.h>
-
 #include <cmath>
 #include <filesystem>
 
@@ -72,33 +70,20 @@ TEST_CASE("bad text input names the file and line") {
 
   gnntest::write_tiny_text_graph(dir);
   write_text(dir / "edges.txt", "0 x\n");
-  CHECK(error_of([&] { load_text_graph(dir); }).find("edges.txt:1: expected an integer") != std::string::npos);
-}
-
-static void write_gz(const std::filesystem::path& p, const std::string& s) {
-  std::filesystem::create_directories(p.parent_path());
-  gzFile f = gzopen(p.c_str(), "wb");
-  gzwrite(f, s.data(), static_cast<unsigned>(s.size()));
-  gzclose(f);
+  CHECK(error_of([&] { load_text_graph(dir); }).find("edges.txt:1: field 'target id' = 'x': not a number") != std::string::npos);
 }
 
 TEST_CASE("OGB folder loads, ragged feature rows are reported with the line") {
   TempDir t;
   auto d = t / "ogbn-toy";
-  write_gz(d / "raw/edge.csv.gz", "0,1\n1,2\n2,3\n");
-  write_gz(d / "raw/num-node-list.csv.gz", "4\n");
-  write_gz(d / "raw/node-feat.csv.gz", "0.1,0.2\n0.3,0.4\n0.5,0.6\n0.7,0.8\n");
-  write_gz(d / "raw/node-label.csv.gz", "0\n1\n2\n1\n");
-  write_gz(d / "split/time/train.csv.gz", "0\n1\n");
-  write_gz(d / "split/time/valid.csv.gz", "2\n");
-  write_gz(d / "split/time/test.csv.gz", "3\n");
+  gnntest::write_toy_ogb(d);
   Graph g = load_graph_path(d);
   CHECK(g.num_nodes == 4);
   CHECK(g.num_edges() == 6);
   CHECK(g.feature_dim == 2);
   CHECK(g.num_classes == 3);
   CHECK(g.split[2] == static_cast<uint8_t>(Split::Val));
-  write_gz(d / "raw/node-feat.csv.gz", "0.1,0.2\n0.3\n0.5,0.6\n0.7,0.8\n");
+  gnntest::write_gz(d / "raw/node-feat.csv.gz", "0.1,0.2\n0.3\n0.5,0.6\n0.7,0.8\n");
   CHECK(error_of([&] { load_graph_path(d); }).find("node-feat.csv.gz:2: ragged") != std::string::npos);
 }
 

@@ -56,9 +56,9 @@ TEST_CASE("hints: bad files are input errors naming file, line and column") {
   };
   const std::string head = "job_id,predicted_duration_s,uncertainty_s,failure_action\n";
   bad(head + "a,5,1,explode\n", "bad.csv:2:4: failure_action = 'explode'; valid: (empty), resubmit,");
-  bad(head + "a,soon,1,\n", "bad.csv:2:2: predicted_duration_s = 'soon' is not a number");
-  bad(head + "a,-1,1,\n", "bad.csv:2:2: predicted_duration_s must be >= 0");
-  bad(head + "a,5,-2,\n", "bad.csv:2:3: uncertainty_s = '-2'");
+  bad(head + "a,soon,1,\n", "bad.csv:2:2: field 'predicted_duration_s' = 'soon': not a number");
+  bad(head + "a,-1,1,\n", "bad.csv:2:2: field 'predicted_duration_s' = '-1': too small (expected a finite number from 0 to");
+  bad(head + "a,5,-2,\n", "bad.csv:2:3: field 'uncertainty_s' = '-2'");
   bad(head + "\"a,5,1,\n", "bad.csv:2: unclosed quote");
   bad("id,predicted_duration_s\n", "missing column 'job_id'");
   bad("", "empty file");

@@ -9,7 +9,9 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/util/json.hpp"
 #include "core/io/line_reader.hpp"
+#include "core/util/number_parse.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/mlperf.hpp"
 #include "sched/workload/traces/trace_reader.hpp"
@@ -28,22 +30,29 @@ bool is_round(std::string_view s) {
   return s.size() >= 4 && s[0] == 'v' && std::isdigit(static_cast<unsigned char>(s[1])) && s.find('.') != std::string_view::npos;
 }
 
+// The node count of a submission_platform ("32xNVIDIA DGX A100"), core/util/number_parse.hpp.
+constexpr IntRule kPlatformNodes{"submission_platform node count", 1, 1 << 16};
+
 // "1xNVIDIA DGX A100", "tpu-v3-32", "gpu-v100-8".
 Accelerators accelerators_from_platform(std::string_view platform) {
   std::string s;
   for (char c : to_lower(platform))
     if (c != ' ' && c != '-' && c != '_') s += c;
-  int nodes = 1;
-  size_t x = s.find('x');
-  if (x != std::string::npos && x > 0 && x < 6) {
-    bool digits = true;
-    for (size_t i = 0; i < x; ++i) digits = digits && std::isdigit(static_cast<unsigned char>(s[i]));
-    if (digits) nodes = std::atoi(s.substr(0, x).c_str());
+  int64_t nodes = 1;
+  const size_t x = s.find('x');
+  if (x != std::string::npos && x > 0 && s.find_first_not_of("0123456789") == x) {
+    const std::string_view digits = std::string_view(s).substr(0, x);
+    if (const NumberProblem p = parse_number(digits, kPlatformNodes, nodes); p != NumberProblem::kOk) {
+      Accelerators refused;
+      refused.problem = number_error("", digits, kPlatformNodes, p);
+      return refused;
+    }
   }
   Accelerators a;
-  if (s.find("dgxa100") != std::string::npos) a = {"a100", 8 * nodes};
-  else if (s.find("dgx2") != std::string::npos) a = {"v100", 16 * nodes};
-  else if (s.find("dgx1") != std::string::npos) a = {"v100", 8 * nodes};
+  const auto per_node = [&](const char* kind, int64_t n) { a.kind = kind, a.count = static_cast<int>(n * nodes); };
+  if (s.find("dgxa100") != std::string::npos) per_node("a100", 8);
+  else if (s.find("dgx2") != std::string::npos) per_node("v100", 16);
+  else if (s.find("dgx1") != std::string::npos) per_node("v100", 8);
   else a = accelerators_from_system(platform);
   return a;
 }
@@ -61,7 +70,7 @@ class MlperfLogReader final : public TraceReader {
     MlperfRun r;
     std::string platform, status;
     double start = NAN, stop = NAN;
-    int64_t start_line = 0;
+    int64_t start_line = 0, stop_line = 0;
     LineReader in(ctx.file());
     std::string_view line;
     while (in.next(line)) {
@@ -72,7 +81,7 @@ class MlperfLogReader final : public TraceReader {
       else if (e->key == "submission_org") r.org = str();
       else if (e->key == "submission_platform") platform = str();
       else if (e->key == "run_start" && std::isnan(start)) start = e->time_s, start_line = in.line_number();
-      else if (e->key == "run_stop") stop = e->time_s, status = to_lower(e->meta_string("status"));
+      else if (e->key == "run_stop") stop = e->time_s, stop_line = in.line_number(), status = to_lower(e->meta_string("status"));
     }
     // <org>/results/<system>/<benchmark>/result_<k>.txt
     const fs::path p(ctx.file());
@@ -105,14 +114,34 @@ class MlperfLogReader final : public TraceReader {
       ctx.bad_row(start_line, 0, "submission_benchmark", r.benchmark, "no benchmark or system in the log or its path");
       return;
     }
+    // A run_stop before run_start is a damaged log, not a zero-length completed run.
+    if (stop < start) {
+      ctx.bad_row(stop_line, 0, "run_stop", format_number(stop),
+                  "before run_start (" + format_number(start) + " s at line " + std::to_string(start_line) + ")");
+      return;
+    }
+    // The system name first, then submission_platform; a GPU or TPU system whose count neither
+    // states (or states out of range) is refused, never a 0-GPU job.
     Accelerators a = accelerators_from_system(r.system);
-    if (a.kind.empty() && a.count == 0 && !platform.empty()) a = accelerators_from_platform(platform);
+    bool from_platform = false;
+    if (a.count == 0 && a.problem.empty() && !platform.empty()) {
+      Accelerators p = accelerators_from_platform(platform);
+      from_platform = p.count > 0 || !p.problem.empty() || a.kind.empty();
+      if (from_platform) a = p;
+    }
+    if (!a.problem.empty() || (a.count == 0 && a.kind != "cpu")) {
+      const bool platform_named = from_platform || (a.problem.empty() && !platform.empty());
+      ctx.bad_row(start_line, 0, platform_named ? "submission_platform" : "system", platform_named ? platform : r.system,
+                  a.problem.empty() ? "cannot tell the accelerator count from the system name or submission_platform"
+                                    : a.problem);
+      return;
+    }
     r.kind = a.kind;
     r.accelerators = a.count;
     JobSpec j;
     const double whole = std::floor(start);
     j.submit_time = ctx.relative_time(static_cast<int64_t>(whole)) + (start - whole);
-    j.duration = std::max(0.0, stop - start);
+    j.duration = stop - start;
     j.id = (r.round.empty() ? std::string() : r.round + "/") + r.org + "/" + r.system + "/" + r.benchmark + "/" + run_index;
     j.user = r.org;
     j.name = mlperf_job_name(r);

@@ -57,7 +57,7 @@ class MlperfRunsReader final : public TraceReader {
       r.framework = std::string(trim(p.text(static_cast<size_t>(framework))));
       const double start_ms = p.number(static_cast<size_t>(start), 0);
       JobSpec j;
-      j.duration = p.number(static_cast<size_t>(duration), 0);
+      j.duration = p.seconds(static_cast<size_t>(duration));
       const int64_t run_index = p.integer(static_cast<size_t>(index), 0);
       const Accelerators named = accelerators_from_system(r.system);
       r.kind = named.kind;
@@ -66,6 +66,8 @@ class MlperfRunsReader final : public TraceReader {
         const int64_t n = p.integer(static_cast<size_t>(accel), 0);
         if (n > 1000000) p.fail(static_cast<size_t>(accel), "more than 1,000,000 accelerators");
         r.accelerators = static_cast<int>(n);
+      } else if (!named.problem.empty()) {
+        p.fail(static_cast<size_t>(system), named.problem);
       }
       if (!p.ok()) continue;
       if (r.system.empty() || r.benchmark.empty()) {

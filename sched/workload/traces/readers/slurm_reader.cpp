@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "core/io/csv.hpp"
+#include "core/util/number_parse.hpp"
 #include "core/util/strings.hpp"
 #include "sched/workload/traces/csv_rows.hpp"
 #include "sched/workload/traces/fields.hpp"
@@ -15,13 +16,18 @@
 namespace mlsys::workload {
 namespace {
 
+// The GPU counts sacct writes (core/util/number_parse.hpp): each count, and the sum of a row's typed
+// counts, in [0, kMaxGpus]. A negative count or one past int64 is refused, never read as "no GPUs".
+constexpr IntRule kGpuCount{"GPU count", 0, kMaxGpus};
+
 // GPUs (and their type when one type is named) of a TRES string such as
 // "billing=8,cpu=8,gres/gpu:a100=4,gres/gpu=4,mem=64G,node=1", or of a GRES string such as
-// "gpu:a100:4(IDX:0-3)" / "gpu:2". Returns -1 when the text names no GPUs; -2 when a count is
-// not a number.
+// "gpu:a100:4(IDX:0-3)" / "gpu:2". count is -1 when the text names no GPUs; -2 when a count is
+// refused (`problem` says why).
 struct Gpus {
   int64_t count = -1;
   std::string type;
+  std::string problem;
 };
 
 // Views of the `sep`-separated items of s.
@@ -29,6 +35,19 @@ std::vector<std::string_view> items(std::string_view s, char sep) {
   std::vector<std::string_view> out;
   split_plain(s, sep, out);
   return out;
+}
+
+// The count `text` added to `total` under kGpuCount; false (and `g` refused) when either is out of range.
+bool add_gpus(std::string_view text, int64_t& total, Gpus& g) {
+  int64_t n = 0;
+  NumberProblem p = parse_number(text, kGpuCount, n);
+  if (p == NumberProblem::kOk) p = check_number(total + n, kGpuCount);  // both <= 2^20: no overflow
+  if (p != NumberProblem::kOk) {
+    g = Gpus{-2, "", number_error("", text, kGpuCount, p)};
+    return false;
+  }
+  total += n;
+  return true;
 }
 
 Gpus tres_gpus(std::string_view tres) {
@@ -41,12 +60,12 @@ Gpus tres_gpus(std::string_view tres) {
     if (eq == std::string_view::npos) continue;
     std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
     if (key != "gres/gpu" && key.substr(0, 9) != "gres/gpu:") continue;
-    auto n = parse_int(value);
-    if (!n) return Gpus{-2, ""};
     if (key == "gres/gpu") {
-      g.count = *n;
+      int64_t n = 0;
+      if (!add_gpus(value, n, g)) return g;
+      g.count = n;
     } else {
-      typed_total += *n;
+      if (!add_gpus(value, typed_total, g)) return g;
       ++typed;
       g.type = std::string(key.substr(9));
     }
@@ -58,15 +77,15 @@ Gpus tres_gpus(std::string_view tres) {
 
 Gpus gres_gpus(std::string_view gres) {
   Gpus g;
+  int64_t total = 0;
   for (auto item : items(gres, ',')) {
     item = trim(item);
     if (auto paren = item.find('('); paren != std::string_view::npos) item = item.substr(0, paren);
     auto parts = items(item, ':');
     if (parts.empty() || trim(parts[0]) != "gpu") continue;
-    if (parts.size() == 1) return Gpus{1, ""};
-    auto n = parse_int(parts.back());
-    if (!n) return Gpus{-2, ""};
-    g.count = std::max<int64_t>(g.count, 0) + *n;
+    if (parts.size() == 1) return Gpus{1, "", ""};
+    if (!add_gpus(parts.back(), total, g)) return g;
+    g.count = total;
     if (parts.size() >= 3) g.type = std::string(trim(parts[1]));
   }
   return g;
@@ -183,8 +202,8 @@ class SlurmReader final : public TraceReader {
         gpu_col = c;
         if (g.count != -1) break;
       }
-      if (g.count == -2 || g.count > kMaxGpus) {
-        p.fail(static_cast<size_t>(gpu_col), g.count == -2 ? "GPU count is not a number" : "more GPUs than supported");
+      if (g.count == -2) {
+        p.fail(static_cast<size_t>(gpu_col), g.problem);
       } else if (g.count > 0) {
         j.num_gpus = static_cast<int>(g.count);
         j.gpu_type = g.type;
