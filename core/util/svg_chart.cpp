@@ -170,12 +170,14 @@ std::string exp_label(double v) {
 
 // An axis's tick labels: fixed-point with as many decimals as the step needs, or all in exponent
 // form when any value's magnitude is very large or very small (never 100000 beside 1e6).
+// On a log axis (step 0) each plain label has the decimals its own magnitude needs (0.1, 1, 10).
 std::vector<std::string> tick_labels(const std::vector<double>& values, double step) {
   bool exp = false;
   for (double v : values) exp = exp || (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3));
-  const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
+  auto decimals = [](double s) { return std::max(0, -static_cast<int>(std::floor(std::log10(s) + 1e-9))); };
   std::vector<std::string> out;
-  for (double v : values) out.push_back(v == 0 ? "0" : exp ? exp_label(v) : fmt::format("{:.{}f}", v, decimals));
+  for (double v : values)
+    out.push_back(v == 0 ? "0" : exp ? exp_label(v) : fmt::format("{:.{}f}", v, decimals(step > 0 ? step : std::fabs(v))));
   return out;
 }
 
@@ -232,7 +234,7 @@ Axis log_axis(double lo, double hi, int target) {
   std::vector<double> values;
   if (a.ticks.size() >= 2) {
     for (double t : a.ticks) values.push_back(std::pow(10.0, t));
-    a.labels = tick_labels(values, std::pow(10.0, std::floor(a.ticks.front() + 1e-9)));
+    a.labels = tick_labels(values, 0);
     return a;
   }
   a.ticks.clear();
@@ -273,7 +275,8 @@ constexpr size_t kNumStyles = sizeof(kDashes) / sizeof(kDashes[0]);
 std::string dash_attr(int style, double lw) {
   if (style == 0) return "";
   std::string out;
-  std::istringstream in(kDashes[static_cast<size_t>(style) % kNumStyles == 0 ? 1 : static_cast<size_t>(style) % kNumStyles]);
+  // Styles beyond the last dash pattern cycle through the dashed ones (never back to solid).
+  std::istringstream in(kDashes[1 + (static_cast<size_t>(style) - 1) % (kNumStyles - 1)]);
   for (std::string part; std::getline(in, part, ',');)
     out += (out.empty() ? "" : ",") + fmt::format("{:.1f}", std::stod(part) * lw);
   return fmt::format(" stroke-dasharray=\"{}\"", out);

@@ -222,10 +222,11 @@ def lines(ax, series, w, **kw):
     legend_below(ax, len(series), w.width)
 
 
-def bars(ax, labels, vals, w, values=False):
-    """Categorical bars: filled, one colour per label from the table, each labelled under the axis
-    (turned when they would collide), the value on top when asked."""
-    cols = colors_for(labels)
+def bars(ax, labels, vals, w, values=False, series=None):
+    """Categorical bars: filled, each labelled under the axis (turned when they would collide), the
+    value on top when asked. Bars of one series (named by `series`) share its colour; otherwise
+    each bar is a configuration and takes its own colour from the table."""
+    cols = colors_for([series])[0] if series else colors_for(labels)
     x = list(range(len(labels)))
     drawn = ax.bar(x, vals, color=cols, edgecolor="white", width=0.7)
     ax.set_xticks(x)
@@ -297,10 +298,12 @@ def plot_simulate(run, w):
 
 def plot_trace_stats(run, w):
     """`simulate stats`: demand (demand.csv), arrivals (arrivals_per_hour.csv), vc_gpu_hours (by_vc.csv)."""
+    if not os.path.exists(os.path.join(run, "demand.csv")):
+        return  # not a stats run (a simulation's by_vc.csv has other columns)
     demand = [r for r in rows_of(run, "demand.csv") if (num(r.get("jobs")) or 0) > 0]
     if demand:
         fig, ax = w.figure()
-        bars(ax, [r["num_gpus"] for r in demand], [num(r["jobs"]) for r in demand], w, values=True)
+        bars(ax, [r["num_gpus"] for r in demand], [num(r["jobs"]) for r in demand], w, values=True, series="jobs")
         ax.set_xlabel("GPUs requested")
         ax.set_ylabel("jobs")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -320,7 +323,7 @@ def plot_trace_stats(run, w):
         labels = [r["vc"] or "(none)" for r in shown] + ([f"{len(rest)} other VCs"] if rest else [])
         vals = [num(r["gpu_hours"]) or 0.0 for r in shown] + ([sum(num(r["gpu_hours"]) or 0.0 for r in rest)] if rest else [])
         fig, ax = w.figure(2.4)
-        bars(ax, labels, vals, w, values=True)
+        bars(ax, labels, vals, w, values=True, series="GPU-hours")
         ax.set_xlabel("VC (largest first)")
         ax.set_ylabel("GPU-hours")
         w.save(fig, "vc_gpu_hours")
@@ -335,11 +338,8 @@ def plot_train_gnn(run, w):
     epoch = [num(r["epoch"]) for r in rows]
     # Column width: loss above accuracy; page width: side by side.
     column = w.width < WIDTHS["page"]
-    fig, (ax1, ax2) = w.figure(2.0, rows=2) if column else w.figure(2.2, cols=2)
-    if column:
-        ax1, ax2 = ax1[0], ax2[0]
-    else:
-        ax1, ax2 = ax1[0], ax1[1]
+    fig, axes = w.figure(2.0, rows=2) if column else w.figure(2.2, cols=2)
+    ax1, ax2 = axes.flat
     ax1.plot(epoch, [num(r["loss"]) for r in rows], **style(0, "training loss"))
     ax1.set_xlabel("epoch")
     ax1.set_ylabel("training loss")

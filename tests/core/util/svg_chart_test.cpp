@@ -427,6 +427,11 @@ TEST_CASE("figures: a log axis labels every tick the same way") {
     CHECK((with_e == 0 || with_e == n));
   }
   CHECK(svg.find(">100000<") == std::string::npos);
+  // Plain labels: each with the decimals it needs, not those of the smallest tick.
+  const std::string plain = line_chart_svg({{"a", {0.1, 1e5}, {0.1, 1e5}}}, o);
+  CHECK(plain.find(">0.1<") != std::string::npos);
+  CHECK(plain.find(">100000<") != std::string::npos);
+  CHECK(plain.find(">100000.0<") == std::string::npos);
 }
 
 TEST_CASE("figures: bars are filled, in slots from the axis on, each labelled with its category") {

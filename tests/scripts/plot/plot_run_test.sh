@@ -107,7 +107,7 @@ done
 "$bin" coopt compare --out "$work/coopt1" "${q[@]}" --set coopt.data.source=synthetic \
   --set coopt.pool.begin=400 --set coopt.pool.size=300 --set coopt.test_size=200 --set coopt.align.fraction=0.1 \
   --set coopt.student.mlp_arch=mlp:32 --set coopt.student.cnn_arch=cnn:2:16 --set coopt.align.dim=8 \
-  --set coopt.student.epochs=1 --set 'coopt.eval.epochs=[1]' --set coopt.eval.seeds=1 \
+  --set coopt.student.epochs=1 --set 'coopt.eval.epochs=[1]' --set coopt.eval.target_epoch=1 --set coopt.eval.seeds=1 \
   --set 'coopt.priors=[{name: rnd, kind: random, arch: "mlp:20"}]' > "$work/coopt1.out"
 if grep -l "1 seeds" "$work"/coopt1/*.svg; then
   echo "coopt compare with one seed still titles its figures 'over 1 seeds'" >&2
