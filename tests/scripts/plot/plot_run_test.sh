@@ -103,6 +103,22 @@ for svg in "$work"/*/*.svg; do
     status=1
   fi
 done
+# plot_run.py colours a name as the SVG writer does (the shared table, then the hashed palette
+# slot): the compare run's lines (unlisted names) and the coopt run's methods (listed ones).
+"$py" - "$src/scripts/plot" "$work" <<'PY' || status=1
+import os, re, sys
+sys.path.insert(0, sys.argv[1])
+import plot_run
+work, bad = sys.argv[2], 0
+runs = {"compare/jct_cdf.svg": [plot_run.config_label(r) for r in plot_run.rows_of(os.path.join(work, "compare"), "compare.csv")],
+        "coopt/accuracy_few_labels.svg": list(dict.fromkeys(r["method"] for r in plot_run.rows_of(os.path.join(work, "coopt"), "comparison.csv")))}
+for path, names in runs.items():
+    strokes = re.findall(r'<polyline fill="none" stroke="(#[0-9A-Fa-f]{6})"', open(os.path.join(work, path)).read())
+    if not names or plot_run.colors_for(names) != strokes:
+        print(f"{path}: SVG colours {strokes} for {names}, plot_run.py gives {plot_run.colors_for(names)}", file=sys.stderr)
+        bad = 1
+sys.exit(bad)
+PY
 # One seed has no spread: the titles say "one seed", never "sd over 1 seeds".
 "$bin" coopt compare --out "$work/coopt1" "${q[@]}" --set coopt.data.source=synthetic \
   --set coopt.pool.begin=400 --set coopt.pool.size=300 --set coopt.test_size=200 --set coopt.align.fraction=0.1 \
