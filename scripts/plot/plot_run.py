@@ -130,7 +130,7 @@ def paper_style():
         "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7,
         "xtick.labelsize": 7, "ytick.labelsize": 7, "lines.linewidth": 1.2, "lines.markersize": 3,
         "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3,
-        "pdf.fonttype": 42, "ps.fonttype": 42, "savefig.bbox": "tight", "savefig.pad_inches": 0.02,
+        "pdf.fonttype": 42, "ps.fonttype": 42,
     })
 
 
@@ -166,6 +166,13 @@ def legend_below(ax, n, width):
     ncol = max(1, min(len(labels), chars // max(1, longest + 6)))
     wrapped = [textwrap.fill(lab, max(10, chars // ncol - 2)) for lab in labels]
     ax.legend(handles, wrapped, loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False, ncol=ncol)
+    grow_for_legend(ax.figure, wrapped, ncol)
+
+
+def grow_for_legend(fig, labels, ncol):
+    """The figure grows by the legend's height, so the axes keep theirs (the width never changes)."""
+    lines = sum(max(lab.count("\n") + 1 for lab in labels[r:r + ncol]) for r in range(0, len(labels), ncol))
+    fig.set_figheight(fig.get_figheight() + lines * 7 * 1.25 / 72 + 0.05)
 
 
 class Writer:
@@ -175,8 +182,9 @@ class Writer:
         self.written = []
 
     def figure(self, height=2.2, rows=1, cols=1):
-        """A figure of the preset width; height is per row of panels."""
-        return plt.subplots(rows, cols, figsize=(self.width, height * rows), squeeze=rows * cols == 1)
+        """A figure of exactly the preset width (constrained layout fits labels and legends inside it,
+        no tight bounding box trims it); height is per row of panels."""
+        return plt.subplots(rows, cols, figsize=(self.width, height * rows), squeeze=rows * cols == 1, layout="constrained")
 
     def save(self, fig, name):
         os.makedirs(self.out, exist_ok=True)
@@ -222,6 +230,17 @@ def lines(ax, series, w, **kw):
     legend_below(ax, len(series), w.width)
 
 
+def category_labels(ax, labels, w):
+    """Category tick labels: horizontal when they fit their slot, else turned upwards, the figure
+    growing by their length so the axes keep their height. Returns whether they were turned."""
+    longest = max((len(lab) for lab in labels), default=0) * 7 * 0.6 / 72  # inches at 7 pt
+    turn = longest > w.width * 0.8 / max(1, len(labels))
+    ax.set_xticklabels(labels, rotation=90 if turn else 0)
+    if turn:
+        ax.figure.set_figheight(ax.figure.get_figheight() + longest)
+    return turn
+
+
 def bars(ax, labels, vals, w, values=False, series=None):
     """Categorical bars: filled, each labelled under the axis (turned when they would collide), the
     value on top when asked. Bars of one series (named by `series`) share its colour; otherwise
@@ -230,8 +249,7 @@ def bars(ax, labels, vals, w, values=False, series=None):
     x = list(range(len(labels)))
     drawn = ax.bar(x, vals, color=cols, edgecolor="white", width=0.7)
     ax.set_xticks(x)
-    turn = max((len(lab) for lab in labels), default=0) * 7 * 0.6 > w.width * 72 * 0.8 / max(1, len(labels))
-    ax.set_xticklabels(labels, rotation=90 if turn else 0)
+    turn = category_labels(ax, labels, w)
     ax.grid(axis="x", visible=False)
     if values:
         ax.bar_label(drawn, labels=[f"{v:.0f}" if v >= 100 or v == int(v) else f"{v:.3g}" for v in vals], fontsize=6,
@@ -306,7 +324,7 @@ def plot_trace_stats(run, w):
         bars(ax, [r["num_gpus"] for r in demand], [num(r["jobs"]) for r in demand], w, values=True, series="jobs")
         ax.set_xlabel("GPUs requested")
         ax.set_ylabel("jobs")
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
         w.save(fig, "demand")
     arrivals = rows_of(run, "arrivals_per_hour.csv")
     if arrivals:
@@ -314,8 +332,8 @@ def plot_trace_stats(run, w):
         ax.plot([num(r["hour"]) for r in arrivals], [num(r["jobs"]) for r in arrivals], **style(0))
         ax.set_xlabel("hours since the first submission")
         ax.set_ylabel("jobs submitted")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
         w.save(fig, "arrivals")
     vcs = sorted(rows_of(run, "by_vc.csv"), key=lambda r: -(num(r.get("gpu_hours")) or 0.0))
     if vcs:
@@ -351,10 +369,8 @@ def plot_train_gnn(run, w):
     lines(ax2, series, w)
     ax2.set_xlabel("epoch")
     for ax in (ax1, ax2):
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
     ax2.set_ylabel("accuracy (%)")
-    if column:
-        fig.subplots_adjust(hspace=0.6)
     w.save(fig, "curves")
 
     draw_breakdown([(gnn_label(run), mean_split(rows))], w, "breakdown")
@@ -401,14 +417,13 @@ def draw_breakdown(bars_, w, name):
             ax.bar(x, vals, bottom=base, width=0.6, label=label, color=cols[k])
             base = [b + v for b, v in zip(base, vals)]
     ax.set_xticks(x)
-    labels = [label for label, _ in bars_]
-    turn = max(len(lab) for lab in labels) * 7 * 0.6 > w.width * 72 * 0.8 / len(labels)
-    ax.set_xticklabels(labels, rotation=90 if turn else 0)
+    category_labels(ax, [label for label, _ in bars_], w)
     ax.set_ylabel("mean time per epoch (ms)")
     ax.grid(axis="x", visible=False)
     handles, labels = ax.get_legend_handles_labels()
     # Above the axes (the bar labels take the room below), top segment first as the bars read.
     ax.legend(handles[::-1], labels[::-1], loc="lower center", bbox_to_anchor=(0.5, 1.02), frameon=False, ncol=3)
+    grow_for_legend(fig, labels, 3)
     w.save(fig, name)
 
 
@@ -480,7 +495,7 @@ def plot_coopt(run, w):
         ax.set_xlabel("student epochs")
         ax.set_ylabel("linear-probe accuracy (%)")
         ax.set_title(title)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
         legend_below(ax, len(series), w.width)
         w.save(fig, name)
 

@@ -67,14 +67,14 @@ check schedmate predicted_vs_true
 check coopt accuracy_few_labels accuracy_all_labels
 check evaluate duration_scatter
 check stats demand arrivals vc_gpu_hours
-# Figure sizes: every PNG (200 dpi) and PDF page of the column preset is about 3.3 in wide (the
-# tight bounding box trims a little), none wider; --size page gives 6.9 in.
+# Figure sizes: every PNG (200 dpi) and PDF page of the column preset is 3.3 in wide; --size page
+# gives 6.9 in.
 "$py" "$src/scripts/plot/plot_run.py" "$work/compare" --out "$work/figures/page" --size page > /dev/null
 "$py" - "$work/figures" <<'PY' || status=1
 import os, re, struct, sys
 root, bad = sys.argv[1], []
 for d, _, files in os.walk(root):
-    lo, hi = (5.0, 6.95) if os.path.basename(d) == "page" else (2.6, 3.35)
+    lo, hi = (6.89, 6.91) if os.path.basename(d) == "page" else (3.29, 3.31)
     for f in files:
         path = os.path.join(d, f)
         if f.endswith(".png"):
