@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "gnn/report/figures.hpp"
+#include "tests/common/svg_check.hpp"
 
 using namespace mlsys;
 using namespace mlsys::gnn;
@@ -88,4 +89,21 @@ TEST_CASE("gnn figures: the time split averages epochs after the first, one stac
   o.bwd_bits = 8;
   o.pipeline = true;
   CHECK(run_label(o) == "4 workers, 2/8 bits, pipelined");
+}
+
+TEST_CASE("gnn figures: at every size nothing is clipped; at column size 3.3 in wide with 8 pt text") {
+  const TimeSplit t = mean_time_split(records());
+  const std::vector<BreakdownBar> bars = {{"0000: 2 workers, 32/1 bits, pipelined", t}, {"0001: 2 workers, 1/1 bits, pipelined", t},
+                                          {"0002: 8 workers, 2/8 bits", t}};
+  for (const auto& [name, size] : figure_sizes()) {
+    CAPTURE(name);
+    mlsys::test::check_unclipped_panels(curves_svg(records(), "gcn on sbm with a rather long dataset name", size));
+    const std::string breakdown = time_breakdown_svg(bars, "gcn on sbm: time per epoch", size);
+    mlsys::test::check_unclipped(breakdown);
+    if (size == FigureSize::kColumn) {
+      const mlsys::test::Picture p = mlsys::test::picture(breakdown);
+      CHECK(p.w * p.points_per_unit == doctest::Approx(3.3 * 72));
+      CHECK(p.font * p.points_per_unit == doctest::Approx(8));
+    }
+  }
 }

@@ -3,6 +3,7 @@
 
 #include "sched/workload/traces/read_trace.hpp"
 #include "sched/workload/traces/trace_stats.hpp"
+#include "tests/common/svg_check.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;
@@ -102,6 +103,16 @@ TEST_CASE("trace stats: duration histogram (4 bins per decade) and its SVG chart
   const std::string& dem = svgs[0].second;
   for (const char* cls : {">1</text>", ">2</text>", ">3-4</text>"}) CHECK(dem.find(cls) != std::string::npos);
   CHECK(compute_trace_stats({}).to_svgs(FigureSize::kColumn).size() == 4);
+  // Every chart at every size: nothing outside the picture; at column size 3.3 in and 8 pt.
+  for (const auto& [size_name, size] : figure_sizes())
+    for (const auto& [name, svg] : s.to_svgs(size)) {
+      CAPTURE(size_name);
+      CAPTURE(name);
+      mlsys::test::check_unclipped(svg);
+      const mlsys::test::Picture p = mlsys::test::picture(svg);
+      if (size == FigureSize::kColumn) CHECK(p.w * p.points_per_unit == doctest::Approx(3.3 * 72));
+      if (size == FigureSize::kColumn) CHECK(p.font * p.points_per_unit == doctest::Approx(8));
+    }
 }
 
 TEST_CASE("trace stats of an empty trace") {
