@@ -210,8 +210,9 @@ void train_mode(RunContext& ctx) {
 
   ctx.write_table("epochs.csv", epochs_table(r));
   const std::string fig = fmt::format("{} on {}", o.model.arch, g.name);  // figures: gnn/report/figures.hpp
-  ctx.write_text("curves.svg", curves_svg(r.epochs, fig));
-  ctx.write_text("breakdown.svg", time_breakdown_svg({{run_label(o), mean_time_split(r.epochs)}}, fig + ": time per epoch"));
+  ctx.write_text("curves.svg", curves_svg(r.epochs, fig, ctx.figure_size()));
+  ctx.write_text("breakdown.svg",
+                 time_breakdown_svg({{run_label(o), mean_time_split(r.epochs)}}, fig + ": time per epoch", ctx.figure_size()));
   if (!r.switches.empty()) {
     Table t({"epoch", "action", "fwd_bits_from", "fwd_bits_to", "bwd_bits_from", "bwd_bits_to", "loss_trend", "threshold",
              "smoothed_loss_from", "smoothed_loss_to"});

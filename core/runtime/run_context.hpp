@@ -14,6 +14,7 @@
 #include "core/process/thread_policy.hpp"
 #include "core/runtime/table.hpp"
 #include "core/util/json.hpp"
+#include "core/util/svg_chart.hpp"
 
 namespace mlsys {
 
@@ -35,6 +36,7 @@ class RunContext {
   }
   const RunOptions& run() const { return cfg_.get(run_section()); }
   uint64_t seed() const { return run().seed; }
+  FigureSize figure_size() const { return figure_size_from_name(run().figure_size); }
   // The run's thread count (core/process/thread_policy.hpp), already applied to OpenMP and OpenBLAS;
   // the thread pool (parallel_for) takes it from here.
   int threads() const { return threads_.threads; }

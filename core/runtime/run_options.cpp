@@ -1,5 +1,7 @@
 #include "core/runtime/run_options.hpp"
 
+#include "core/util/svg_chart.hpp"
+
 namespace mlsys {
 
 const config::Section<RunOptions>& run_section() {
@@ -14,6 +16,12 @@ const config::Section<RunOptions>& run_section() {
     s.field("overwrite", &RunOptions::overwrite, "Allow writing into an output folder that already holds a run");
     s.field("progress", &RunOptions::progress, "Progress display: auto (bar on a terminal, lines otherwise), on, off")
         .choices({"auto", "on", "off"});
+    s.field("figure_size", &RunOptions::figure_size, "Size of the SVG figures a run writes: column (3.3 in wide, 8 pt text), page "
+                "(6.9 in, 9 pt) or screen (720 px, 12 px text)").choices([] {
+      std::vector<std::string> names;
+      for (const auto& [name, size] : figure_sizes()) names.push_back(name);
+      return names;
+    }());
   });
   return s;
 }

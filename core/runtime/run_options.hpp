@@ -14,6 +14,7 @@ struct RunOptions {
   std::string log_level = "info";
   bool overwrite = false;
   std::string progress = "auto";
+  std::string figure_size = "column";  // the SVG figures' preset (core/util/svg_chart.hpp)
 };
 
 const config::Section<RunOptions>& run_section();

@@ -2,24 +2,111 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace mlsys {
 namespace {
 
-const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-constexpr size_t kNumColors = sizeof(kColors) / sizeof(kColors[0]);
-// Series k uses colour k % 10 and style k / 10: style 0 is a plain solid line, later styles add a
-// dash pattern and a marker, so series k and k + 10 never look the same.
-const char* kDashes[] = {"", "7,3", "2,2", "9,3,2,3"};
-constexpr size_t kNumStyles = sizeof(kDashes) / sizeof(kDashes[0]);
+// The shared series colour table (one raw string literal; plot_run.py reads the same file).
+const char* kSeriesColors =
+#include "core/util/series_colors.inc"
+    ;
 
-// Geometry (pixels). Text widths are estimated from the character count (no font metrics).
-constexpr double kPlotW = 490, kPlotH = 350, kLeft = 70, kTop = 40, kBottom = 50, kGap = 16;
-constexpr double kCharW = 7, kTitleCharW = 8.5, kEntryH = 18;
-constexpr size_t kMaxPoints = 2000;  // polylines are thinned to about this many points
+struct ColorTable {
+  std::vector<std::string> palette;
+  std::map<std::string, std::string> by_name;
+};
+
+const ColorTable& color_table() {
+  static const ColorTable t = [] {
+    ColorTable c;
+    std::istringstream in(kSeriesColors);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line.rfind("//", 0) == 0) continue;
+      const size_t sp = line.find(' ');
+      if (sp == std::string::npos) continue;
+      if (line.rfind("palette ", 0) == 0) {
+        std::istringstream cols(line.substr(sp + 1));
+        for (std::string col; cols >> col;) c.palette.push_back(col);
+      } else {
+        c.by_name[line.substr(sp + 1)] = line.substr(0, sp);
+      }
+    }
+    return c;
+  }();
+  return t;
+}
+
+// FNV-1a (64 bit) of a name: the palette slot of a name the table does not list. plot_run.py
+// computes the same.
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 14695981039346656037ULL;
+  for (unsigned char ch : s) {
+    h ^= ch;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+// One colour per series: listed names keep their table colour; the others take their hashed
+// palette slot, or the next slot no series of this figure uses yet (so a few unknown names do not
+// share a colour by chance), in series order, so every figure of one run colours a name alike.
+std::vector<std::string> series_colors(const std::vector<std::string>& names) {
+  const ColorTable& t = color_table();
+  std::vector<std::string> out(names.size());
+  std::vector<bool> used(t.palette.size(), false);
+  auto mark = [&](const std::string& col) {
+    for (size_t k = 0; k < t.palette.size(); ++k)
+      if (t.palette[k] == col) used[k] = true;
+  };
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto it = t.by_name.find(names[i]);
+    if (it != t.by_name.end()) {
+      out[i] = it->second;
+      mark(out[i]);
+    }
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!out[i].empty()) continue;
+    const size_t n = t.palette.size(), start = fnv1a(names[i]) % n;
+    size_t k = start;
+    for (size_t step = 0; step < n && used[(start + step) % n] == true; ++step) k = (start + step + 1) % n;
+    out[i] = t.palette[k];
+    used[k] = true;
+  }
+  return out;
+}
+
+// Figure presets: width in user units, user units per inch (0: pixels, no physical size), text
+// size, plot height over plot width.
+struct Geometry {
+  const char* name;
+  FigureSize size;
+  double width, per_inch, font, aspect;
+};
+constexpr Geometry kGeometries[] = {
+    {"column", FigureSize::kColumn, 3.3 * 72, 72, 8, 0.62},
+    {"page", FigureSize::kPage, 6.9 * 72, 72, 9, 0.38},
+    {"screen", FigureSize::kScreen, 720, 0, 12, 0.6},
+};
+
+const Geometry& geometry(FigureSize s) {
+  for (const auto& g : kGeometries)
+    if (g.size == s) return g;
+  return kGeometries[0];
+}
+
+// Text widths are estimated from the character count (no font metrics): 0.6 em per character
+// is wider than the average sans-serif glyph, so the estimate errs towards room to spare.
+constexpr double kEm = 0.6, kLine = 1.25;
+constexpr double kPointsPerUnit = 2;  // polylines are thinned to about 2 points per unit of plot width
 constexpr size_t kMaxMarkers = 12, kMaxErrorBars = 60;
 
 std::string esc(const std::string& s) {
@@ -34,24 +121,64 @@ std::string esc(const std::string& s) {
   return o;
 }
 
-double text_w(const std::string& s, double char_w = kCharW) { return char_w * static_cast<double>(s.size()); }
+double text_w(const std::string& s, double font) { return kEm * font * static_cast<double>(s.size()); }
 
-// A tick label: fixed-point with as many decimals as the step needs; exponent form for very large
-// or very small magnitudes.
-std::string tick_label(double v, double step) {
-  const double a = std::fabs(v);
-  if (v != 0 && (a >= 1e6 || a < 1e-3)) {  // 1e6, 2.5e-5: without "+" or leading zeros in the exponent
-    std::string g = fmt::format("{:g}", v);
-    const size_t e = g.find('e');
-    if (e == std::string::npos) return g;
-    std::string mant = g.substr(0, e), ex = g.substr(e + 1);
-    const bool neg = ex[0] == '-';
-    ex = ex.substr(ex[0] == '-' || ex[0] == '+' ? 1 : 0);
-    ex = ex.substr(std::min(ex.find_first_not_of('0'), ex.size() - 1));
-    return mant + "e" + (neg ? "-" : "") + ex;
+// Greedy word wrap to lines no wider than max_w; a word longer than a line is cut.
+std::vector<std::string> wrap(const std::string& text, double max_w, double font) {
+  const size_t max_chars = std::max<size_t>(4, static_cast<size_t>(max_w / (kEm * font)));
+  std::vector<std::string> lines;
+  if (text.empty()) return lines;
+  std::istringstream in(text);
+  std::string line;
+  for (std::string word; in >> word;) {
+    while (word.size() > max_chars) {
+      if (!line.empty()) lines.push_back(line), line.clear();
+      lines.push_back(word.substr(0, max_chars));
+      word = word.substr(max_chars);
+    }
+    if (line.empty()) line = word;
+    else if (line.size() + 1 + word.size() <= max_chars) line += " " + word;
+    else lines.push_back(line), line = word;
   }
-  const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
-  return fmt::format("{:.{}f}", v, decimals);
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+// Lines of text, the first baseline at y, one line height apart.
+std::string text_lines(const std::vector<std::string>& lines, double x, double y, double font, const std::string& attrs) {
+  std::string s;
+  for (size_t k = 0; k < lines.size(); ++k)
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\"{}>{}</text>\n", x, y + kLine * font * static_cast<double>(k), attrs,
+                     esc(lines[k]));
+  return s;
+}
+
+// 2.5e-5, 1e6: mantissa without trailing zeros, exponent without "+" or leading zeros.
+std::string exp_label(double v) {
+  std::string g = fmt::format("{:.3e}", v);
+  const size_t e = g.find('e');
+  std::string mant = g.substr(0, e), ex = g.substr(e + 1);
+  if (mant.find('.') != std::string::npos) {
+    mant.erase(mant.find_last_not_of('0') + 1);
+    if (mant.back() == '.') mant.pop_back();
+  }
+  const bool neg = ex[0] == '-';
+  ex = ex.substr(ex[0] == '-' || ex[0] == '+' ? 1 : 0);
+  ex = ex.substr(std::min(ex.find_first_not_of('0'), ex.size() - 1));
+  return mant + "e" + (neg ? "-" : "") + ex;
+}
+
+// An axis's tick labels: fixed-point with as many decimals as the step needs, or all in exponent
+// form when any value's magnitude is very large or very small (never 100000 beside 1e6).
+// On a log axis (step 0) each plain label has the decimals its own magnitude needs (0.1, 1, 10).
+std::vector<std::string> tick_labels(const std::vector<double>& values, double step) {
+  bool exp = false;
+  for (double v : values) exp = exp || (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3));
+  auto decimals = [](double s) { return std::max(0, -static_cast<int>(std::floor(std::log10(s) + 1e-9))); };
+  std::vector<std::string> out;
+  for (double v : values)
+    out.push_back(v == 0 ? "0" : exp ? exp_label(v) : fmt::format("{:.{}f}", v, decimals(step > 0 ? step : std::fabs(v))));
+  return out;
 }
 
 struct Axis {
@@ -62,24 +189,25 @@ struct Axis {
 };
 
 // Linear axis over [lo, hi]; when round_hi, hi grows to the next tick.
-Axis linear_axis(double lo, double hi, bool round_hi) {
+Axis linear_axis(double lo, double hi, bool round_hi, int target, bool integer) {
   Axis a;
   if (!(hi > lo)) hi = lo + 1;
-  double step = nice_step(hi - lo);
+  double step = nice_step(hi - lo, target, integer);
   if (round_hi) {
     hi = std::ceil(hi / step - 1e-9) * step;
-    step = nice_step(hi - lo);
+    step = nice_step(hi - lo, target, integer);
   }
   a.lo = lo;
   a.hi = hi;
-  a.ticks = nice_ticks(lo, hi);
-  for (double t : a.ticks) a.labels.push_back(tick_label(t, step));
+  a.ticks = nice_ticks(lo, hi, target, integer);
+  a.labels = tick_labels(a.ticks, step);
   return a;
 }
 
 // Log axis over the positive values [lo, hi], widened to whole decades when it spans more than one.
-// Ticks at decades (every d-th when there are many), else at 1, 2, 5 x 10^k, else linear ticks.
-Axis log_axis(double lo, double hi) {
+// Ticks at decades (every d-th when there are more than `target` + 3), else at 1, 2, 5 x 10^k,
+// else linear ticks.
+Axis log_axis(double lo, double hi, int target) {
   Axis a;
   a.log = true;
   double l0 = std::log10(lo), l1 = std::log10(hi);
@@ -93,7 +221,7 @@ Axis log_axis(double lo, double hi) {
   const int d0 = static_cast<int>(std::ceil(l0 - 1e-9)), d1 = static_cast<int>(std::floor(l1 + 1e-9));
   const int decades = d1 - d0 + 1;
   if (decades >= 3) {
-    const int every = (decades + 7) / 8;
+    const int every = (decades + target + 2) / (target + 3);
     for (int d = d0; d <= d1; ++d)
       if ((d - d0) % every == 0) a.ticks.push_back(d);
   } else {
@@ -103,20 +231,20 @@ Axis log_axis(double lo, double hi) {
         if (t >= l0 - 1e-9 && t <= l1 + 1e-9) a.ticks.push_back(t);
       }
   }
+  std::vector<double> values;
   if (a.ticks.size() >= 2) {
-    for (double t : a.ticks) {
-      const double v = std::pow(10.0, t);
-      a.labels.push_back(tick_label(v, std::pow(10.0, std::floor(t + 1e-9))));
-    }
+    for (double t : a.ticks) values.push_back(std::pow(10.0, t));
+    a.labels = tick_labels(values, 0);
     return a;
   }
   a.ticks.clear();
-  const double v0 = std::pow(10.0, l0), v1 = std::pow(10.0, l1), step = nice_step(v1 - v0);
-  for (double v : nice_ticks(v0, v1)) {
+  const double v0 = std::pow(10.0, l0), v1 = std::pow(10.0, l1), step = nice_step(v1 - v0, target);
+  for (double v : nice_ticks(v0, v1, target)) {
     if (v <= 0) continue;
     a.ticks.push_back(std::log10(v));
-    a.labels.push_back(tick_label(v, step));
+    values.push_back(v);
   }
+  a.labels = tick_labels(values, step);
   return a;
 }
 
@@ -127,126 +255,278 @@ double to_axis(const Axis& a, double v) {
   return v > 0 ? std::log10(v) : NAN;
 }
 
+double widest(const std::vector<std::string>& labels, double font) {
+  double w = 0;
+  for (const auto& l : labels) w = std::max(w, text_w(l, font));
+  return w;
+}
+
 struct LegendEntry {
-  std::string name, color, dash;
-  int marker = 0;  // 0 none, 1 circle, 2 square, 3 triangle
+  std::string name, color;
+  int style = 0;        // dash pattern and marker (0: solid, no marker)
   bool swatch = false;  // a filled box (bar charts) instead of a line
+  bool dot = false;     // a scatter series: one dot
 };
 
-std::string marker_svg(int marker, double x, double y, const std::string& col) {
-  switch (marker) {
+// Style k > 0: a dash pattern (in line widths) and a marker, so lines of one colour stay apart.
+const char* kDashes[] = {"", "4,2", "1,1.5", "5,1.5,1,1.5"};
+constexpr size_t kNumStyles = sizeof(kDashes) / sizeof(kDashes[0]);
+
+std::string dash_attr(int style, double lw) {
+  if (style == 0) return "";
+  std::string out;
+  // Styles beyond the last dash pattern cycle through the dashed ones (never back to solid).
+  std::istringstream in(kDashes[1 + (static_cast<size_t>(style) - 1) % (kNumStyles - 1)]);
+  for (std::string part; std::getline(in, part, ',');)
+    out += (out.empty() ? "" : ",") + fmt::format("{:.1f}", std::stod(part) * lw);
+  return fmt::format(" stroke-dasharray=\"{}\"", out);
+}
+
+std::string marker_svg(int style, double x, double y, const std::string& col, double r, double lw) {
+  switch (style % 3) {
     case 1:
-      return fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"white\" stroke=\"{}\" stroke-width=\"1.5\"/>\n", x, y,
-                         col);
+      return fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.2f}\" fill=\"white\" stroke=\"{}\" stroke-width=\"{:.2f}\"/>\n", x,
+                         y, r, col, lw);
     case 2:
-      return fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"7\" height=\"7\" fill=\"white\" stroke=\"{}\" stroke-width=\"1.5\"/>\n",
-                         x - 3.5, y - 3.5, col);
-    case 3:
-      return fmt::format("<path d=\"M{:.1f},{:.1f} L{:.1f},{:.1f} L{:.1f},{:.1f} Z\" fill=\"white\" stroke=\"{}\" stroke-width=\"1.5\"/>\n",
-                         x, y - 4, x + 4, y + 3.5, x - 4, y + 3.5, col);
-    default: return "";
+      return fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"white\" stroke=\"{}\" stroke-width=\"{:.2f}\"/>\n",
+          x - r, y - r, 2 * r, 2 * r, col, lw);
+    default:
+      if (style == 0) return "";
+      return fmt::format("<path d=\"M{:.1f},{:.1f} L{:.1f},{:.1f} L{:.1f},{:.1f} Z\" fill=\"white\" stroke=\"{}\" stroke-width=\"{:.2f}\"/>\n",
+                         x, y - 1.15 * r, x + 1.15 * r, y + r, x - 1.15 * r, y + r, col, lw);
   }
 }
 
-std::string dash_attr(const std::string& dash) { return dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash); }
-
-// The frame shared by both chart kinds: picture size, title, plot rectangle, y ticks and grid,
-// axis labels and the legend right of the plot. `body` is drawn inside the plot area.
+// The layout every chart shares: picture width and text size from the preset; from the top the
+// title, the plot area (y tick labels and the y label left of it), the x tick labels, the x label
+// and the legend (as many columns as fit). Long texts wrap; the height follows the content.
 struct Frame {
-  double left = kLeft, plot_w = kPlotW, plot_h = kPlotH, bottom = kBottom;
-  std::string render(const ChartOptions& o, const Axis& y, const std::string& x_ticks_svg, const std::string& body,
+  const Geometry& g;
+  double f, pad, lw;
+  double W = 0, H = 0, left = 0, top = 0, plot_w = 0, plot_h = 0;
+  std::vector<std::string> title, ylabel, xlabel;
+  double xticks_h = 0;  // room under the plot for the x tick labels
+  double legend_y = 0, legend_h = 0, entry_w = 0;
+  size_t legend_cols = 1;
+  std::vector<std::vector<std::string>> entry_lines;
+
+  explicit Frame(const ChartOptions& o) : g(geometry(o.size)), f(g.font), pad(0.5 * g.font), lw(0.13 * g.font), W(g.width) {}
+
+  // The plot width left after a y tick label column of width ytw (before the y label is known).
+  double plot_w_for(double ytw, size_t ylabel_lines, double right) const {
+    return W - pad - kLine * f * static_cast<double>(ylabel_lines) - 0.4 * f - ytw - std::max(right, pad);
+  }
+
+  // ytw: widest y tick label; right: how far the last x tick label reaches past the plot's right
+  // edge; xticks_h: room under the plot for the x tick labels.
+  void place(const ChartOptions& o, double ytw, double right, double xtick_room, const std::vector<LegendEntry>& legend) {
+    title = wrap(o.title, W - 2 * pad, f);
+    top = pad + (title.empty() ? 0 : kLine * f * static_cast<double>(title.size())) + 0.6 * f;
+    const double h0 = plot_w_for(ytw, 1, right) * g.aspect;
+    const std::string yl = o.y_label + (o.log_y ? " (log scale)" : "");
+    ylabel = wrap(yl, 0.95 * h0, f);
+    left = W - plot_w_for(ytw, ylabel.size(), right) - std::max(right, pad);
+    plot_w = plot_w_for(ytw, ylabel.size(), right);
+    plot_h = std::max(h0, text_w(ylabel.empty() ? "" : ylabel.front(), f) / 0.95);
+    for (const auto& l : ylabel) plot_h = std::max(plot_h, text_w(l, f) / 0.95);
+    xticks_h = xtick_room;
+    const std::string xl = o.x_label + (o.log_x ? " (log scale)" : "");
+    xlabel = wrap(xl, plot_w, f);  // centred under the plot
+    double y = top + plot_h + xticks_h + kLine * f * static_cast<double>(xlabel.size());
+    // Legend: entries of a key (2.2 em) and the name, as many columns as fit in the width.
+    const double key = 2.2 * f, avail = W - 2 * pad;
+    double natural = 0;
+    for (const auto& e : legend) natural = std::max(natural, key + 0.4 * f + text_w(e.name, f) + f);
+    legend_cols = legend.empty() ? 1 : std::clamp<size_t>(static_cast<size_t>(avail / std::max(natural, 1.0)), 1, legend.size());
+    entry_w = avail / static_cast<double>(legend_cols);
+    entry_lines.clear();
+    for (const auto& e : legend) entry_lines.push_back(wrap(e.name, entry_w - key - 0.4 * f - 0.5 * f, f));
+    legend_y = y + (legend.empty() ? 0 : 0.4 * f);
+    legend_h = 0;
+    for (size_t r = 0; r * legend_cols < legend.size(); ++r) {
+      size_t lines = 1;
+      for (size_t c = 0; c < legend_cols && r * legend_cols + c < legend.size(); ++c)
+        lines = std::max(lines, entry_lines[r * legend_cols + c].size());
+      legend_h += kLine * f * static_cast<double>(lines);
+    }
+    H = legend_y + legend_h + pad;
+  }
+
+  double py(const Axis& y, double v) const { return top + plot_h - (std::clamp(v, y.lo, y.hi) - y.lo) / (y.hi - y.lo) * plot_h; }
+
+  std::string render(const Axis& y, const std::string& x_ticks_svg, const std::string& body,
                      const std::vector<LegendEntry>& legend) const {
-    double legend_w = 0;
-    for (const auto& e : legend) legend_w = std::max(legend_w, 44 + text_w(e.name));
-    const double legend_h = legend.empty() ? 0 : 8 + kEntryH * static_cast<double>(legend.size());
-    const double lx = left + plot_w + kGap, ly = kTop;
-    double W = legend.empty() ? left + plot_w + 30 : lx + legend_w + 10;
-    W = std::max(W, left + text_w(o.title, kTitleCharW) + 10);
-    const double H = std::max(kTop + plot_h + bottom, ly + legend_h + 10);
-    auto py = [&](double v) { return kTop + plot_h - (v - y.lo) / (y.hi - y.lo) * plot_h; };
+    const std::string w_attr = g.per_inch > 0 ? fmt::format("{:.3g}in", W / g.per_inch) : fmt::format("{:.0f}", W);
+    const std::string h_attr = g.per_inch > 0 ? fmt::format("{:.3f}in", H / g.per_inch) : fmt::format("{:.0f}", H);
     std::string s = fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" "
-        "font-size=\"12\">\n"
-        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        "<text x=\"{2}\" y=\"22\" font-size=\"15\">{3}</text>\n",
-        W, H, left, esc(o.title));
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {:.1f} {:.1f}\" font-family=\"sans-serif\" "
+        "font-size=\"{}\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+        w_attr, h_attr, W, H, f);
+    s += text_lines(title, pad, pad + f, f, " font-weight=\"bold\"");
     for (size_t k = 0; k < y.ticks.size(); ++k) {
-      const double p = py(y.ticks[k]);
-      s += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#eee\"/>\n", left, p, left + plot_w, p);
-      s += fmt::format("<text class=\"ytick\" x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, p + 4, y.labels[k]);
+      const double p = py(y, y.ticks[k]);
+      s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e5e5e5\" stroke-width=\"{:.2f}\"/>\n", left,
+                       p, left + plot_w, p, 0.5 * lw);
+      s += fmt::format("<text class=\"ytick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 0.4 * f, p + 0.35 * f,
+                       y.labels[k]);
     }
     s += x_ticks_svg;
     s += body;
-    s += fmt::format("<rect class=\"plot\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#444\"/>\n", left, kTop,
-                     plot_w, plot_h);
-    std::string xl = o.x_label + (o.log_x ? " (log scale)" : "");
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", left + plot_w / 2, kTop + plot_h + bottom - 12,
-                     esc(xl));
-    const std::string yl = o.y_label + (o.log_y ? " (log scale)" : "");
-    s += fmt::format("<text x=\"16\" y=\"{0:.1f}\" transform=\"rotate(-90 16 {0:.1f})\" text-anchor=\"middle\">{1}</text>\n",
-                     kTop + plot_h / 2, esc(yl));
+    s += fmt::format("<rect class=\"plot\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#444\" "
+                     "stroke-width=\"{:.2f}\"/>\n",
+                     left, top, plot_w, plot_h, 0.6 * lw);
+    s += text_lines(xlabel, left + plot_w / 2, top + plot_h + xticks_h + f, f, " text-anchor=\"middle\"");
+    // The y label: rotated lines left of the tick labels, the last line nearest the axis.
+    const double cy = top + plot_h / 2;
+    for (size_t k = 0; k < ylabel.size(); ++k) {
+      const double x = pad + f + kLine * f * static_cast<double>(k) - 0.2 * f;
+      s += fmt::format("<text x=\"{0:.1f}\" y=\"{1:.1f}\" transform=\"rotate(-90 {0:.1f} {1:.1f})\" text-anchor=\"middle\">{2}</text>\n",
+                       x, cy, esc(ylabel[k]));
+    }
     if (!legend.empty()) {
-      s += fmt::format("<rect class=\"legend\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"white\" stroke=\"#ccc\"/>\n", lx, ly,
-                       legend_w, legend_h);
-      for (size_t k = 0; k < legend.size(); ++k) {
-        const auto& e = legend[k];
-        const double ey = ly + 4 + kEntryH * (static_cast<double>(k) + 0.5);
-        if (e.swatch) {
-          s += fmt::format("<rect x=\"{}\" y=\"{:.1f}\" width=\"24\" height=\"10\" fill=\"{}\"/>\n", lx + 8, ey - 5, e.color);
-        } else {
-          s += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2.5\"{}/>\n", lx + 6, ey,
-                           lx + 34, ey, e.color, dash_attr(e.dash));
-          s += marker_svg(e.marker, lx + 20, ey, e.color);
+      s += fmt::format("<g class=\"legend\">\n");
+      double ry = legend_y;
+      for (size_t r = 0; r * legend_cols < legend.size(); ++r) {
+        size_t lines = 1;
+        for (size_t c = 0; c < legend_cols && r * legend_cols + c < legend.size(); ++c) {
+          const size_t k = r * legend_cols + c;
+          const auto& e = legend[k];
+          lines = std::max(lines, entry_lines[k].size());
+          const double ex = pad + entry_w * static_cast<double>(c), ey = ry + 0.6 * f;
+          if (e.swatch)
+            s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n", ex, ey - 0.4 * f,
+                             2.2 * f, 0.8 * f, e.color);
+          else if (e.dot)
+            s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.2f}\" fill=\"{}\"/>\n", ex + 1.1 * f, ey,
+                             0.3 * f, e.color);
+          else {
+            s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"{:.2f}\"{}/>\n", ex,
+                             ey, ex + 2.2 * f, ey, e.color, 1.3 * lw, dash_attr(e.style, lw));
+            s += marker_svg(e.style, ex + 1.1 * f, ey, e.color, 0.3 * f, 0.8 * lw);
+          }
+          s += text_lines(entry_lines[k], ex + 2.6 * f, ey + 0.35 * f, f, "");
         }
-        s += fmt::format("<text x=\"{}\" y=\"{:.1f}\">{}</text>\n", lx + 40, ey + 4, esc(e.name));
+        ry += kLine * f * static_cast<double>(lines);
       }
+      s += "</g>\n";
     }
     s += "</svg>\n";
     return s;
   }
 };
 
+// Tick targets by preset: fewer at column width, where labels are relatively wider.
+int tick_target(const ChartOptions& o) { return o.size == FigureSize::kColumn ? 4 : 6; }
+
+bool all_whole(const std::vector<ChartSeries>& series, bool x) {
+  bool any = false;
+  for (const auto& s : series) {
+    const auto& v = x ? s.x : s.y;
+    if (!x && !s.y_err.empty()) return false;
+    for (double d : v) {
+      if (!std::isfinite(d)) continue;
+      if (d != std::round(d)) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+// The numbers of an <svg> opening tag: viewBox width and height, and the unit of width="...".
+struct SvgBox {
+  double w = 0, h = 0;
+  std::string unit;
+  double per_unit = 1;  // user units per unit of the width attribute
+};
+
+SvgBox svg_box(const std::string& svg) {
+  SvgBox b;
+  const size_t v = svg.find("viewBox=\"0 0 ");
+  if (v == std::string::npos) return b;
+  char* end = nullptr;
+  b.w = std::strtod(svg.c_str() + v + 13, &end);
+  b.h = std::strtod(end, nullptr);
+  const size_t wa = svg.find(" width=\"");
+  if (wa != std::string::npos && svg.compare(svg.find('"', wa + 8) - 2, 2, "in") == 0) {
+    b.unit = "in";
+    b.per_unit = 72;
+  }
+  return b;
+}
+
+// Charts nested in one picture, across (side by side) or down (one above the other).
+std::string combine_svg(const std::vector<std::string>& charts, bool across) {
+  double w = 0, h = 0;
+  SvgBox unit;
+  std::string inner;
+  for (const auto& c : charts) {
+    if (c.rfind("<svg ", 0) != 0) continue;
+    const SvgBox b = svg_box(c);
+    unit = b;
+    const size_t vb = c.find(" viewBox=");
+    inner += fmt::format("<svg x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"", across ? w : 0, across ? 0 : h, b.w, b.h) +
+             c.substr(vb);
+    if (across) w += b.w, h = std::max(h, b.h);
+    else w = std::max(w, b.w), h += b.h;
+  }
+  auto dim = [&](double v) { return unit.unit.empty() ? fmt::format("{:.0f}", v) : fmt::format("{:.3f}in", v / unit.per_unit); };
+  return fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {:.1f} {:.1f}\">\n", dim(w),
+                     dim(h), w, h) +
+         inner + "</svg>\n";
+}
+
 }  // namespace
 
-double nice_step(double range, int target) {
+const std::vector<std::pair<std::string, FigureSize>>& figure_sizes() {
+  static const std::vector<std::pair<std::string, FigureSize>> v = [] {
+    std::vector<std::pair<std::string, FigureSize>> out;
+    for (const auto& g : kGeometries) out.emplace_back(g.name, g.size);
+    return out;
+  }();
+  return v;
+}
+
+FigureSize figure_size_from_name(const std::string& name) {
+  std::string names;
+  for (const auto& [n, s] : figure_sizes()) {
+    if (n == name) return s;
+    names += (names.empty() ? "" : ", ") + n;
+  }
+  throw std::invalid_argument("unknown figure size '" + name + "' (choose one of " + names + ")");
+}
+
+std::string table_color(const std::string& name) {
+  auto it = color_table().by_name.find(name);
+  return it == color_table().by_name.end() ? std::string() : it->second;
+}
+
+double nice_step(double range, int target, bool integer) {
   if (!(range > 0) || !std::isfinite(range)) return 1;
   const double raw = range / std::max(1, target);
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  const double f = raw / mag;
-  return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+  const double fr = raw / mag;
+  const double step = (fr < 1.5 ? 1 : fr < 3 ? 2 : fr < 7 ? 5 : 10) * mag;
+  return integer ? std::max(1.0, step) : step;
 }
 
-std::vector<double> nice_ticks(double lo, double hi, int target) {
+std::vector<double> nice_ticks(double lo, double hi, int target, bool integer) {
   std::vector<double> out;
   if (!std::isfinite(lo) || !std::isfinite(hi)) return out;
   if (hi < lo) std::swap(lo, hi);
   if (hi == lo) return {lo};
-  const double step = nice_step(hi - lo, target);
+  const double step = nice_step(hi - lo, target, integer);
   const double eps = 1e-9 * step;
-  for (auto k = static_cast<int64_t>(std::ceil((lo - eps) / step)); k * step <= hi + eps; ++k) {
+  for (auto k = static_cast<int64_t>(std::ceil((lo - eps) / step)); static_cast<double>(k) * step <= hi + eps; ++k) {
     const double t = static_cast<double>(k) * step;
     out.push_back(t == 0 ? 0.0 : t);  // no "-0"
   }
   return out;
 }
 
-std::string side_by_side_svg(const std::vector<std::string>& charts) {
-  // Each chart starts with <svg ... width="W" height="H" ...>: nest it, shifted right.
-  auto number_after = [](const std::string& svg, const std::string& key) {
-    const size_t p = svg.find(key);
-    return p == std::string::npos ? 0.0 : std::strtod(svg.c_str() + p + key.size(), nullptr);
-  };
-  double w = 0, h = 0;
-  std::string inner;
-  for (const auto& c : charts) {
-    if (c.rfind("<svg ", 0) != 0) continue;
-    inner += fmt::format("<svg x=\"{}\" y=\"0\" ", w) + c.substr(5);
-    w += number_after(c, " width=\"");
-    h = std::max(h, number_after(c, " height=\""));
-  }
-  return fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">\n", w, h) + inner +
-         "</svg>\n";
-}
+std::string side_by_side_svg(const std::vector<std::string>& charts) { return combine_svg(charts, true); }
+
+std::string stacked_svg(const std::vector<std::string>& charts) { return combine_svg(charts, false); }
 
 std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOptions& o) {
   // Data ranges (in values; log axes look at positive values only).
@@ -262,68 +542,104 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
       ymax = std::max(ymax, y + e);
     }
   const bool empty = xmin > xmax;
-  Axis xa = o.log_x ? log_axis(empty ? 1 : xmin, empty ? 10 : xmax) : linear_axis(empty ? 0 : xmin, empty ? 1 : xmax, false);
+  const bool int_x = !o.log_x && all_whole(series, true), int_y = !o.log_y && all_whole(series, false);
+  Frame fr(o);
+  const double f = fr.f;
+  // The x axis: fewer ticks until their labels fit side by side.
+  Axis xa;
+  for (int target = tick_target(o); target >= 2; --target) {
+    xa = o.log_x ? log_axis(empty ? 1 : xmin, empty ? 10 : xmax, target)
+                 : linear_axis(empty ? 0 : xmin, empty ? 1 : xmax, false, target, int_x);
+    const double room = fr.plot_w_for(4 * kEm * f, 1, 0) / static_cast<double>(std::max<size_t>(1, xa.ticks.size()));
+    if (widest(xa.labels, f) + 0.8 * f <= room) break;
+  }
   Axis ya;
+  const int yt = tick_target(o);
   if (o.log_y) {
     const double lo = o.y_min > 0 ? o.y_min : (empty ? 1 : ymin);
     const double hi = o.fixed_y_max ? o.y_max : (empty ? 10 : ymax);
-    ya = log_axis(lo, std::max(hi, lo));
+    ya = log_axis(lo, std::max(hi, lo), yt);
   } else {
     const double hi = o.fixed_y_max ? o.y_max : (empty ? o.y_min + 1 : ymax);
-    ya = linear_axis(o.y_min, hi, !o.fixed_y_max);
+    ya = linear_axis(o.y_min, hi, !o.fixed_y_max, yt, int_y);
   }
-  Frame f;
-  auto px = [&](double v) { return f.left + (v - xa.lo) / (xa.hi - xa.lo) * f.plot_w; };
-  auto py = [&](double v) { return kTop + f.plot_h - (std::clamp(v, ya.lo, ya.hi) - ya.lo) / (ya.hi - ya.lo) * f.plot_h; };
-
-  std::string xt;
-  for (size_t k = 0; k < xa.ticks.size(); ++k) {
-    const double p = px(xa.ticks[k]);
-    xt += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#eee\"/>\n", p, kTop, kTop + f.plot_h);
-    xt += fmt::format("<text class=\"xtick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", p, kTop + f.plot_h + 16,
-                      xa.labels[k]);
-  }
-  std::string body;
+  // Colours by name; a series sharing its colour with an earlier one, or drawn exactly over an
+  // earlier one, gets the next style (dash and markers).
+  std::vector<std::string> names;
+  for (const auto& s : series) names.push_back(s.name);
+  const std::vector<std::string> colors = series_colors(names);
   std::vector<LegendEntry> legend;
+  for (size_t k = 0; k < series.size(); ++k) legend.push_back({series[k].name, colors[k], 0, false, series[k].points});
+
+  // Lay out once for the positions (the legend names may still grow by a coincidence note below,
+  // which wraps within the same width and only moves the legend's own height).
+  const double right = xa.labels.empty() ? 0 : text_w(xa.labels.back(), f) / 2;
+  fr.place(o, widest(ya.labels, f), right, kLine * f, legend);
+  auto px = [&](double v) { return fr.left + (v - xa.lo) / (xa.hi - xa.lo) * fr.plot_w; };
+
+  std::vector<std::string> point_text(series.size());
+  std::vector<std::vector<std::pair<double, double>>> pixels(series.size());
+  std::vector<std::string> errs(series.size());
   for (size_t k = 0; k < series.size(); ++k) {
     const auto& se = series[k];
-    const std::string col = kColors[k % kNumColors];
-    const size_t style = (k / kNumColors) % kNumStyles;
-    const std::string dash = kDashes[style];
-    const int marker = static_cast<int>(style);
-    std::vector<std::pair<double, double>> pts;  // pixels
-    std::string err;
     const size_t n = std::min(se.x.size(), se.y.size());
-    const size_t step = std::max<size_t>(1, n / kMaxPoints);
+    const size_t step = std::max<size_t>(1, n / static_cast<size_t>(kPointsPerUnit * fr.plot_w));
     const size_t err_step = std::max<size_t>(1, n / kMaxErrorBars);
     for (size_t i = 0; i < n; ++i) {
       const double x = to_axis(xa, se.x[i]), y = to_axis(ya, se.y[i]);
       if (std::isnan(x) || std::isnan(y)) continue;
-      if (i % step == 0) pts.emplace_back(px(x), py(y));
+      if (i % step == 0) pixels[k].emplace_back(px(x), fr.py(ya, y));
       if (i % err_step == 0 && i < se.y_err.size() && se.y_err[i] > 0) {
         const double lo = to_axis(ya, se.y[i] - se.y_err[i]), hi = to_axis(ya, se.y[i] + se.y_err[i]);
-        const double ylo = std::isnan(lo) ? kTop + f.plot_h : py(lo), yhi = py(hi), xp = px(x);
-        err += fmt::format("<path d=\"M{0:.1f},{1:.1f} V{2:.1f} M{3:.1f},{1:.1f} H{4:.1f} M{3:.1f},{2:.1f} H{4:.1f}\" stroke=\"{5}\"/>\n",
-                           xp, ylo, yhi, xp - 3, xp + 3, col);
+        const double ylo = std::isnan(lo) ? fr.top + fr.plot_h : fr.py(ya, lo), yhi = fr.py(ya, hi), xp = px(x);
+        errs[k] += fmt::format(
+            "<path d=\"M{0:.1f},{1:.1f} V{2:.1f} M{3:.1f},{1:.1f} H{4:.1f} M{3:.1f},{2:.1f} H{4:.1f}\" stroke=\"{5}\" "
+            "stroke-width=\"{6:.2f}\"/>\n",
+            xp, ylo, yhi, xp - 0.3 * f, xp + 0.3 * f, colors[k], 0.7 * fr.lw);
       }
     }
-    if (se.points) {  // scatter: dots only, shape from the style so series stay apart beyond the palette
-      for (const auto& [x, y] : pts)
-        body += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\" fill-opacity=\"0.55\"/>\n", x, y, col);
-      legend.push_back({se.name, col, "1 6", 1, false});
+    for (const auto& [x, y] : pixels[k]) point_text[k] += fmt::format("{:.1f},{:.1f} ", x, y);
+  }
+  for (size_t k = 0; k < series.size(); ++k) {
+    size_t same_color = 0;
+    for (size_t j = 0; j < k; ++j) same_color += colors[j] == colors[k] ? 1 : 0;
+    legend[k].style = static_cast<int>(same_color);
+    for (size_t j = 0; j < k; ++j)
+      if (!series[k].points && !series[j].points && !pixels[k].empty() && point_text[j] == point_text[k]) {
+        legend[k].style = std::max(legend[k].style, 1 + legend[j].style);
+        legend[k].name += " (same as " + series[j].name + ")";
+        break;
+      }
+  }
+  fr.place(o, widest(ya.labels, f), right, kLine * f, legend);  // the notes may add legend lines; positions above stay
+
+  std::string xt;
+  for (size_t k = 0; k < xa.ticks.size(); ++k) {
+    const double p = px(xa.ticks[k]);
+    xt += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e5e5e5\" stroke-width=\"{3:.2f}\"/>\n",
+                      p, fr.top, fr.top + fr.plot_h, 0.5 * fr.lw);
+    xt += fmt::format("<text class=\"xtick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", p, fr.top + fr.plot_h + f,
+                      xa.labels[k]);
+  }
+  std::string body;
+  for (size_t k = 0; k < series.size(); ++k) {
+    const std::string& col = colors[k];
+    const int style = legend[k].style;
+    if (series[k].points) {  // scatter: dots only
+      for (const auto& [x, y] : pixels[k])
+        body += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.2f}\" fill=\"{}\" fill-opacity=\"0.55\"/>\n", x, y, 0.22 * f, col);
       continue;
     }
-    std::string p;
-    for (const auto& [x, y] : pts) p += fmt::format("{:.1f},{:.1f} ", x, y);
-    body += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"{} points=\"{}\"/>\n", col, dash_attr(dash), p);
-    body += err;
-    if (marker != 0 && !pts.empty()) {
-      const size_t every = std::max<size_t>(1, (pts.size() + kMaxMarkers - 1) / kMaxMarkers);
-      for (size_t i = 0; i < pts.size(); i += every) body += marker_svg(marker, pts[i].first, pts[i].second, col);
+    body += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"{:.2f}\"{} points=\"{}\"/>\n", col, fr.lw,
+                        dash_attr(style, fr.lw), point_text[k]);
+    body += errs[k];
+    if (style != 0 && !pixels[k].empty()) {
+      const size_t every = std::max<size_t>(1, (pixels[k].size() + kMaxMarkers - 1) / kMaxMarkers);
+      for (size_t i = 0; i < pixels[k].size(); i += every)
+        body += marker_svg(style, pixels[k][i].first, pixels[k][i].second, col, 0.3 * f, 0.8 * fr.lw);
     }
-    legend.push_back({se.name, col, dash, marker, false});
   }
-  return f.render(o, ya, xt, body, legend);
+  return fr.render(ya, xt, body, legend);
 }
 
 std::string stacked_bar_svg(const std::vector<std::string>& categories, const std::vector<BarStack>& stacks, const ChartOptions& o) {
@@ -334,42 +650,68 @@ std::string stacked_bar_svg(const std::vector<std::string>& categories, const st
       if (std::isfinite(st.values[i]) && st.values[i] > 0) total[i] += st.values[i];
   double top = o.y_min;
   for (double t : total) top = std::max(top, t);
-  Axis ya = linear_axis(o.y_min, o.fixed_y_max ? o.y_max : top, !o.fixed_y_max);
-  Frame f;
-  double longest = 0;
-  for (const auto& c : categories) longest = std::max(longest, text_w(c));
-  const double slot = std::max(60.0, std::min(longest + 12, 120.0));
-  f.plot_w = std::max(kPlotW, slot * static_cast<double>(n));
-  const bool rotate = longest + 8 > f.plot_w / static_cast<double>(std::max<size_t>(1, n));
-  if (rotate) f.bottom = kBottom + std::min(longest, 200.0) * 0.7;
-  const double bw = f.plot_w / static_cast<double>(std::max<size_t>(1, n));
-  auto py = [&](double v) { return kTop + f.plot_h - (std::clamp(v, ya.lo, ya.hi) - ya.lo) / (ya.hi - ya.lo) * f.plot_h; };
+  Frame fr(o);
+  const double f = fr.f;
+  // Whole-number bar totals (job counts) get whole-number ticks.
+  bool whole = true;
+  for (double t : total) whole = whole && t == std::round(t);
+  std::vector<std::string> values;
+  for (double t : total) values.push_back(t == std::round(t) || t >= 100 ? fmt::format("{:.0f}", t) : fmt::format("{:.3g}", t));
+  // Category labels: horizontal when they fit their slot, else turned to read upwards. Totals
+  // above the bars: horizontal when they fit the bar, else upwards too; the y axis leaves room.
+  const double plot_w_est = fr.plot_w_for(6 * kEm * f, 1, 0), h_est = plot_w_est * fr.g.aspect;
+  const double slot_est = plot_w_est / static_cast<double>(std::max<size_t>(1, n));
+  const double longest = widest(categories, f);
+  const bool turn = longest + 0.6 * f > slot_est;
+  const bool values_fit = widest(values, f) <= 0.9 * slot_est;
+  const double head_len = values_fit ? 1.3 * f : widest(values, f) + 0.6 * f;
+  const double head = o.bar_values ? std::min(0.6, head_len / h_est) : 0;
+  Axis ya = linear_axis(o.y_min, o.fixed_y_max ? o.y_max : o.y_min + (top - o.y_min) / (1 - head), !o.fixed_y_max, tick_target(o), whole);
+
+  std::vector<LegendEntry> legend;
+  const std::vector<std::string> colors = [&] {
+    std::vector<std::string> names;
+    for (const auto& st : stacks) names.push_back(st.name);
+    return series_colors(names);
+  }();
+  // Top segment first in the legend, as the bars read from the top; one stack needs no legend.
+  if (stacks.size() > 1)
+    for (size_t k = stacks.size(); k-- > 0;) legend.push_back({stacks[k].name, colors[k], 0, true, false});
+  fr.place(o, widest(ya.labels, f), 0, turn ? longest + 0.8 * f : kLine * f, legend);
+  const double bw = fr.plot_w / static_cast<double>(std::max<size_t>(1, n));
 
   std::string xt, body;
   for (size_t i = 0; i < n; ++i) {
-    const double cx = f.left + bw * (static_cast<double>(i) + 0.5);
-    if (rotate)
+    const double cx = fr.left + bw * (static_cast<double>(i) + 0.5), base_y = fr.top + fr.plot_h;
+    if (turn)
       xt += fmt::format(
-          "<text class=\"xtick\" x=\"{0:.1f}\" y=\"{1:.1f}\" transform=\"rotate(-35 {0:.1f} {1:.1f})\" text-anchor=\"end\">{2}</text>\n",
-          cx, kTop + f.plot_h + 14, esc(categories[i]));
+          "<text class=\"xtick\" x=\"{0:.1f}\" y=\"{1:.1f}\" transform=\"rotate(-90 {0:.1f} {1:.1f})\" text-anchor=\"end\">{2}</text>\n",
+          cx + 0.35 * f, base_y + 0.4 * f, esc(categories[i]));
     else
-      xt += fmt::format("<text class=\"xtick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", cx, kTop + f.plot_h + 16,
+      xt += fmt::format("<text class=\"xtick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", cx, base_y + f,
                         esc(categories[i]));
     double base = 0;
     for (size_t k = 0; k < stacks.size(); ++k) {
       const double v = i < stacks[k].values.size() && std::isfinite(stacks[k].values[i]) ? stacks[k].values[i] : 0;
       if (v <= 0) continue;
-      const double y0 = py(base), y1 = py(base + v);
+      const double y0 = fr.py(ya, base), y1 = fr.py(ya, base + v);
       body += fmt::format(
-          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" stroke=\"white\" stroke-width=\"0.5\"/>\n",
-          cx - 0.35 * bw, y1, 0.7 * bw, y0 - y1, kColors[k % kNumColors]);
+          "<rect class=\"bar\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" stroke=\"white\" "
+          "stroke-width=\"{:.2f}\"/>\n",
+          cx - 0.35 * bw, y1, 0.7 * bw, y0 - y1, colors[k], 0.4 * fr.lw);
       base += v;
     }
+    if (o.bar_values) {
+      const double y = fr.py(ya, total[i]) - 0.3 * f;
+      if (values_fit)
+        body += fmt::format("<text class=\"value\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", cx, y, values[i]);
+      else  // narrow bars: the total reads upwards from the bar's top
+        body += fmt::format(
+            "<text class=\"value\" x=\"{0:.1f}\" y=\"{1:.1f}\" transform=\"rotate(-90 {0:.1f} {1:.1f})\">{2}</text>\n", cx + 0.3 * f, y,
+            values[i]);
+    }
   }
-  std::vector<LegendEntry> legend;
-  // Top segment first in the legend, as the bars read from the top.
-  for (size_t k = stacks.size(); k-- > 0;) legend.push_back({stacks[k].name, kColors[k % kNumColors], "", 0, true});
-  return f.render(o, ya, xt, body, legend);
+  return fr.render(ya, xt, body, legend);
 }
 
 }  // namespace mlsys

@@ -45,13 +45,20 @@ const char* describe(const std::string& m) {
 
 bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
+// What a curve's points are over seeds: "mean +- sd over 3 seeds"; one seed has no mean or spread.
+std::string over_seeds(int seeds, bool sd) {
+  if (seeds == 1) return "one seed";
+  return std::string(sd ? "mean +- sd" : "mean") + " over " + std::to_string(seeds) + " seeds";
+}
+
 // An accuracy chart (percent) whose y axis starts at the 5-point step below the lowest value.
 std::string accuracy_chart(const std::vector<ChartSeries>& series, const std::string& title, const std::string& x_label,
-                           const std::string& y_label) {
+                           const std::string& y_label, FigureSize size) {
   double lo = 100;
   for (const ChartSeries& s : series)
     for (double y : s.y) lo = std::min(lo, y);
   ChartOptions o;
+  o.size = size;
   o.title = title;
   o.x_label = x_label;
   o.y_label = y_label;
@@ -248,16 +255,17 @@ void compare_mode(RunContext& ctx) {
   ctx.write_table("comparison.csv", table);
   const std::string lpc = std::to_string(o.labels_per_class);
   const std::string scored = o.eval_on == "validation" ? "validation rows" : "test";
-  const std::string seeds = std::to_string(o.seeds) + " seeds";
+  const FigureSize size = ctx.figure_size();
   ctx.write_text("accuracy_few_labels.svg",
-                 accuracy_chart(plot_few, "Linear probe, " + lpc + " labels/class (mean +- sd over " + seeds + ")", "student epochs",
-                                scored + " accuracy (%)"));
-  ctx.write_text("accuracy_all_labels.svg", accuracy_chart(plot_all, "Linear probe, all pool labels (mean +- sd over " + seeds + ")",
-                                                           "student epochs", scored + " accuracy (%)"));
+                 accuracy_chart(plot_few, "Linear probe, " + lpc + " labels/class (" + over_seeds(o.seeds, true) + ")", "student epochs",
+                                scored + " accuracy (%)", size));
+  ctx.write_text("accuracy_all_labels.svg", accuracy_chart(plot_all, "Linear probe, all pool labels (" + over_seeds(o.seeds, true) + ")",
+                                                           "student epochs", scored + " accuracy (%)", size));
   // Wall time varies run to run: this plot, like timing.json, is not a deterministic output.
   ctx.write_text("accuracy_vs_time.svg",
-                 accuracy_chart(plot_time, "Linear probe, " + lpc + " labels/class, against training time (mean over " + seeds + ")",
-                                "training seconds per student on this machine", scored + " accuracy (%)"));
+                 accuracy_chart(plot_time,
+                                "Linear probe, " + lpc + " labels/class, against training time (" + over_seeds(o.seeds, false) + ")",
+                                "training seconds per student on this machine", scored + " accuracy (%)", size));
 
   // The protocol's claims (issue 14), evaluated on this run.
   const int64_t last = epochs.back();

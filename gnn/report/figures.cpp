@@ -6,7 +6,7 @@
 
 namespace mlsys::gnn {
 
-std::string curves_svg(const std::vector<EpochRecord>& epochs, const std::string& title) {
+std::string curves_svg(const std::vector<EpochRecord>& epochs, const std::string& title, FigureSize size) {
   ChartSeries loss{"training loss", {}, {}};
   ChartSeries train{"train", {}, {}}, val{"validation", {}, {}}, test{"test", {}, {}};
   for (const auto& e : epochs) {
@@ -19,7 +19,10 @@ std::string curves_svg(const std::vector<EpochRecord>& epochs, const std::string
         s->y.push_back(100 * v);
       }
   }
+  // Each panel is column-wide (a page-wide figure is two of them); screen drafts keep their size.
+  const FigureSize panel = size == FigureSize::kScreen ? FigureSize::kScreen : FigureSize::kColumn;
   ChartOptions lo;
+  lo.size = panel;
   lo.title = title + ": loss";
   lo.x_label = "epoch";
   lo.y_label = "loss";
@@ -29,6 +32,7 @@ std::string curves_svg(const std::vector<EpochRecord>& epochs, const std::string
     if (!s->x.empty()) acc.push_back(*s);
   if (!acc.empty()) {
     ChartOptions ao;
+    ao.size = panel;
     ao.title = title + ": accuracy";
     ao.x_label = "epoch";
     ao.y_label = "accuracy (%)";
@@ -36,7 +40,7 @@ std::string curves_svg(const std::vector<EpochRecord>& epochs, const std::string
     ao.y_max = 100;
     panels.push_back(line_chart_svg(acc, ao));
   }
-  return side_by_side_svg(panels);
+  return size == FigureSize::kColumn ? stacked_svg(panels) : side_by_side_svg(panels);
 }
 
 TimeSplit mean_time_split(const std::vector<EpochRecord>& epochs) {
@@ -56,7 +60,7 @@ TimeSplit mean_time_split(const std::vector<EpochRecord>& epochs) {
   return t;
 }
 
-std::string time_breakdown_svg(const std::vector<BreakdownBar>& bars, const std::string& title) {
+std::string time_breakdown_svg(const std::vector<BreakdownBar>& bars, const std::string& title, FigureSize size) {
   std::vector<std::string> labels;
   std::vector<BarStack> stacks = {{"compute", {}}, {"quantize", {}}, {"communicate", {}}, {"wait", {}}, {"all-reduce", {}}};
   for (const auto& b : bars) {
@@ -65,6 +69,7 @@ std::string time_breakdown_svg(const std::vector<BreakdownBar>& bars, const std:
     for (size_t k = 0; k < stacks.size(); ++k) stacks[k].values.push_back(1e3 * ms[k]);
   }
   ChartOptions o;
+  o.size = size;
   o.title = title;
   o.x_label = "configuration";
   o.y_label = "mean time per epoch and worker (ms)";

@@ -86,10 +86,11 @@ size_t run_parallel(RunContext& ctx, size_t n, const std::string& what, const st
 }
 
 void write_plots(RunContext& ctx, const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics) {
-  ctx.write_text("jct_cdf.svg", jct_cdf_svg(runs, metrics));
-  ctx.write_text("utilization.svg", timeseries_svg(runs, "util"));
-  ctx.write_text("queue_length.svg", timeseries_svg(runs, "queue"));
-  ctx.write_text("fragmentation.svg", timeseries_svg(runs, "frag"));
+  const FigureSize size = ctx.figure_size();
+  ctx.write_text("jct_cdf.svg", jct_cdf_svg(runs, metrics, size));
+  ctx.write_text("utilization.svg", timeseries_svg(runs, "util", size));
+  ctx.write_text("queue_length.svg", timeseries_svg(runs, "queue", size));
+  ctx.write_text("fragmentation.svg", timeseries_svg(runs, "frag", size));
 }
 
 }  // namespace mlsys::sim

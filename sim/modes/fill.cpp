@@ -30,8 +30,8 @@ void fill_mode(RunContext& ctx) {
   Table shown = fill_report(curves, f);
   ctx.write_text("fill.txt", shown.to_text());
   if (o.plots) {
-    ctx.write_text("unallocated.svg", fill_svg(curves, "unallocated"));
-    ctx.write_text("fill_fragmentation.svg", fill_svg(curves, "frag"));
+    ctx.write_text("unallocated.svg", fill_svg(curves, "unallocated", ctx.figure_size()));
+    ctx.write_text("fill_fragmentation.svg", fill_svg(curves, "frag", ctx.figure_size()));
   }
   Json runs = Json::array();
   for (const auto& c : curves) {

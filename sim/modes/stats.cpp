@@ -15,7 +15,7 @@ void stats_mode(RunContext& ctx) {
   workload::TraceStats st = workload::compute_trace_stats(jobs);
   for (const auto& [name, table] : st.to_tables()) ctx.write_table(name + ".csv", table);
   if (ctx.get(sim_section()).plots)
-    for (const auto& [name, svg] : st.to_svgs()) ctx.write_text(name, svg);
+    for (const auto& [name, svg] : st.to_svgs(ctx.figure_size())) ctx.write_text(name, svg);
   ctx.summary()["stats"] = st.to_json();
   ctx.say("trace: " + source);
   ctx.say(fmt::format("{} jobs, {:.0f} GPU-hours, {:.1f} arrivals/hour, median duration {:.0f} s, mean GPUs {:.2f}",

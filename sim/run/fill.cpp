@@ -182,7 +182,7 @@ Table fill_report(const std::vector<FillCurve>& curves, const FillOptions& f) {
   return t;
 }
 
-std::string fill_svg(const std::vector<FillCurve>& curves, const std::string& what) {
+std::string fill_svg(const std::vector<FillCurve>& curves, const std::string& what, FigureSize size) {
   std::vector<ChartSeries> series;
   for (const auto& c : curves) {
     ChartSeries s;
@@ -195,6 +195,7 @@ std::string fill_svg(const std::vector<FillCurve>& curves, const std::string& wh
     series.push_back(std::move(s));
   }
   ChartOptions o;
+  o.size = size;
   o.x_label = "arrived GPU demand (% of cluster GPU capacity)";
   if (what == "frag") {
     o.title = "FGD fragmentation score as the cluster fills";

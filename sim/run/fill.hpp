@@ -13,6 +13,7 @@
 
 #include "core/config/schema.hpp"
 #include "core/runtime/table.hpp"
+#include "core/util/svg_chart.hpp"
 #include "sched/workload/job.hpp"
 #include "sim/run/sim_options.hpp"
 
@@ -54,6 +55,6 @@ Table fill_table(const std::vector<FillCurve>& curves);                         
 Table fill_report(const std::vector<FillCurve>& curves, const FillOptions& f);   // the printed table
 // SVG: "unallocated" (unallocated GPU % vs arrived %, from 70% arrived) or "frag" (FGD score vs
 // arrived %).
-std::string fill_svg(const std::vector<FillCurve>& curves, const std::string& what);
+std::string fill_svg(const std::vector<FillCurve>& curves, const std::string& what, FigureSize size);
 
 }  // namespace mlsys::sim

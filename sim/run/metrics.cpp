@@ -258,7 +258,7 @@ Table summary_table(const std::vector<SimulationResult>& runs, const std::vector
   return t;
 }
 
-std::string jct_cdf_svg(const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics) {
+std::string jct_cdf_svg(const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics, FigureSize size) {
   std::vector<ChartSeries> series;
   for (size_t k = 0; k < runs.size(); ++k) {
     ChartSeries s;
@@ -273,6 +273,7 @@ std::string jct_cdf_svg(const std::vector<SimulationResult>& runs, const std::ve
     series.push_back(std::move(s));
   }
   ChartOptions o;
+  o.size = size;
   o.title = "JCT CDF";
   o.x_label = "job completion time (s)";
   o.y_label = "fraction of jobs";
@@ -282,7 +283,7 @@ std::string jct_cdf_svg(const std::vector<SimulationResult>& runs, const std::ve
   return line_chart_svg(series, o);
 }
 
-std::string timeseries_svg(const std::vector<SimulationResult>& runs, const std::string& what) {
+std::string timeseries_svg(const std::vector<SimulationResult>& runs, const std::string& what, FigureSize size) {
   std::vector<ChartSeries> series;
   for (const auto& r : runs) {
     ChartSeries s;
@@ -294,6 +295,7 @@ std::string timeseries_svg(const std::vector<SimulationResult>& runs, const std:
     series.push_back(std::move(s));
   }
   ChartOptions o;
+  o.size = size;
   o.x_label = "time (hours)";
   if (what == "util") {
     o.title = "GPU utilization over time";

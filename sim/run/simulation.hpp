@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/runtime/table.hpp"
+#include "core/util/svg_chart.hpp"
 #include "core/util/json.hpp"
 #include "sched/workload/job.hpp"
 #include "sim/cluster/cluster_spec.hpp"
@@ -91,7 +92,7 @@ Table by_vc_table(const SimulationResult& r);
 Table summary_table(const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics);
 
 // SVG plots.
-std::string jct_cdf_svg(const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics);
-std::string timeseries_svg(const std::vector<SimulationResult>& runs, const std::string& what);  // util | queue | frag
+std::string jct_cdf_svg(const std::vector<SimulationResult>& runs, const std::vector<Metrics>& metrics, FigureSize size);
+std::string timeseries_svg(const std::vector<SimulationResult>& runs, const std::string& what, FigureSize size);  // util | queue | frag
 
 }  // namespace mlsys::sim

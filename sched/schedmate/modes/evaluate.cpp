@@ -67,7 +67,9 @@ void run_evaluate(RunContext& ctx) {
   acc.set_precision(4);
   ctx.write_table("duration_accuracy.csv", acc);
   ctx.write_table("hints.csv", hints_table(r.schedmate, {}));
-  // Predicted vs true, every estimator.
+  // Predicted vs true, every estimator: the scatter and its points as a table (one row per job and
+  // estimator with a true duration and a prediction), which plot_run.py redraws.
+  Table points({"job", "estimator", "true_duration_s", "predicted_s"});
   std::vector<ChartSeries> scatter;
   double lo = INFINITY, hi = 0;
   for (const auto& e : duration_estimators()) {
@@ -78,6 +80,7 @@ void run_evaluate(RunContext& ctx) {
     for (size_t i = 0; i < jobs.size(); ++i)
       if (jobs[i].duration > 0 && p[i] > 0) {
         s.x.push_back(jobs[i].duration), s.y.push_back(p[i]);
+        points.add_row({jobs[i].id, s.name, jobs[i].duration, p[i]});
         lo = std::min(lo, jobs[i].duration), hi = std::max(hi, jobs[i].duration);
       }
     scatter.push_back(std::move(s));
@@ -88,11 +91,13 @@ void run_evaluate(RunContext& ctx) {
       scatter.push_back(ChartSeries{name, {lo, hi}, {f * lo, f * hi}});
   }
   ChartOptions co;
+  co.size = ctx.figure_size();
   co.title = "Predicted vs true duration (online)";
   co.x_label = "true duration (s)";
   co.y_label = "predicted duration (s)";
   co.log_x = co.log_y = true;
   ctx.write_text("duration_scatter.svg", line_chart_svg(scatter, co));
+  ctx.write_table("duration_predictions.csv", points);
   Json dur = Json::object();
   for (const auto& col : acc.columns())
     if (col != "group") dur[col] = cell(acc, "ALL", col);

@@ -186,33 +186,22 @@ Json TraceStats::to_json() const {
   return j;
 }
 
-namespace {
-
-// A bar as an outline at x = i (width 0.7), for the line charts of core/util/svg_chart.
-ChartSeries bar(const std::string& name, double i, double value) {
-  ChartSeries s;
-  s.name = name;
-  s.x = {i - 0.35, i - 0.35, i + 0.35, i + 0.35};
-  s.y = {0, value, value, 0};
-  return s;
-}
-
-std::string count_text(double v) { return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v); }
-
-}  // namespace
-
-std::vector<std::pair<std::string, std::string>> TraceStats::to_svgs() const {
+std::vector<std::pair<std::string, std::string>> TraceStats::to_svgs(FigureSize size) const {
   std::vector<std::pair<std::string, std::string>> out;
   {
-    std::vector<ChartSeries> bars;
-    for (size_t i = 0; i < demand.size(); ++i)
-      bars.push_back(bar(demand[i].label + " GPUs: " + count_text(static_cast<double>(demand[i].jobs)) + " jobs",
-                         static_cast<double>(i), static_cast<double>(demand[i].jobs)));
+    std::vector<std::string> classes;
+    BarStack jobs{"jobs", {}};
+    for (const auto& d : demand) {
+      classes.push_back(d.label);
+      jobs.values.push_back(static_cast<double>(d.jobs));
+    }
     ChartOptions o;
+    o.size = size;
     o.title = "GPU demand";
-    o.x_label = "GPUs requested (classes in legend order)";
+    o.x_label = "GPUs requested";
     o.y_label = "jobs";
-    out.emplace_back("demand.svg", line_chart_svg(bars, o));
+    o.bar_values = true;
+    out.emplace_back("demand.svg", stacked_bar_svg(classes, {jobs}, o));
   }
   {
     ChartSeries h;  // histogram outline over the bins' edges
@@ -232,6 +221,7 @@ std::vector<std::pair<std::string, std::string>> TraceStats::to_svgs() const {
       h.y.push_back(0);
     }
     ChartOptions o;
+    o.size = size;
     o.title = "Job durations";
     o.x_label = "duration (s)";
     o.y_label = "jobs";
@@ -246,6 +236,7 @@ std::vector<std::pair<std::string, std::string>> TraceStats::to_svgs() const {
       a.y.push_back(static_cast<double>(arrivals_by_hour[hr]));
     }
     ChartOptions o;
+    o.size = size;
     o.title = "Arrivals per hour";
     o.x_label = "hours since the first submission";
     o.y_label = "jobs";
@@ -256,26 +247,30 @@ std::vector<std::pair<std::string, std::string>> TraceStats::to_svgs() const {
     std::vector<const Group*> vcs;
     for (const auto& g : by_vc) vcs.push_back(&g);
     std::stable_sort(vcs.begin(), vcs.end(), [](const Group* a, const Group* b) { return a->gpu_hours > b->gpu_hours; });
-    std::vector<ChartSeries> bars;
+    std::vector<std::string> names;
+    BarStack hours{"GPU-hours", {}};
     double rest = 0;
     size_t rest_n = 0;
     for (size_t i = 0; i < vcs.size(); ++i) {
       if (i < 19 || vcs.size() == 20) {
-        const std::string name = vcs[i]->key.empty() ? std::string("(none)") : vcs[i]->key;
-        bars.push_back(bar(name + ": " + count_text(std::round(vcs[i]->gpu_hours)) + " GPU-h", static_cast<double>(i),
-                           vcs[i]->gpu_hours));
+        names.push_back(vcs[i]->key.empty() ? std::string("(none)") : vcs[i]->key);
+        hours.values.push_back(vcs[i]->gpu_hours);
       } else {
         rest += vcs[i]->gpu_hours;
         ++rest_n;
       }
     }
-    if (rest_n > 0)
-      bars.push_back(bar(std::to_string(rest_n) + " other VCs: " + count_text(std::round(rest)) + " GPU-h", 19, rest));
+    if (rest_n > 0) {
+      names.push_back(std::to_string(rest_n) + " other VCs");
+      hours.values.push_back(rest);
+    }
     ChartOptions o;
+    o.size = size;
     o.title = "GPU-hours per VC";
-    o.x_label = "VCs (legend order)";
+    o.x_label = "VC (largest first)";
     o.y_label = "GPU-hours";
-    out.emplace_back("vc_gpu_hours.svg", line_chart_svg(bars, o));
+    o.bar_values = true;
+    out.emplace_back("vc_gpu_hours.svg", stacked_bar_svg(names, {hours}, o));
   }
   return out;
 }

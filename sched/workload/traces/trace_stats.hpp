@@ -8,6 +8,7 @@
 
 #include "core/runtime/table.hpp"
 #include "core/util/json.hpp"
+#include "core/util/svg_chart.hpp"
 #include "sched/workload/job.hpp"
 
 namespace mlsys::workload {
@@ -48,10 +49,11 @@ struct TraceStats {
 
   // Named tables: overview, demand, distributions, arrivals_per_hour, by_vc, by_state.
   std::vector<std::pair<std::string, Table>> to_tables() const;
-  // Named SVG charts (core/util/svg_chart.hpp): demand.svg (jobs per GPU-demand class),
-  // durations.svg (duration histogram, log scale), arrivals.svg (jobs per hour), vc_gpu_hours.svg
-  // (GPU-hours per VC). Bars are drawn as outlines, one series (legend entry) per bar.
-  std::vector<std::pair<std::string, std::string>> to_svgs() const;
+  // Named SVG charts (core/util/svg_chart.hpp) at a figure size: demand.svg (jobs per GPU-demand
+  // class), durations.svg (duration histogram, log scale), arrivals.svg (jobs per hour),
+  // vc_gpu_hours.svg (GPU-hours per VC, largest first). Demand and VCs are categorical bar charts:
+  // filled bars labelled with their class or VC, each with its value on top.
+  std::vector<std::pair<std::string, std::string>> to_svgs(FigureSize size) const;
   Json to_json() const;
 };
 

@@ -3,6 +3,7 @@
 
 #include "sched/workload/traces/read_trace.hpp"
 #include "sched/workload/traces/trace_stats.hpp"
+#include "tests/common/svg_check.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;
@@ -82,7 +83,7 @@ TEST_CASE("trace stats: duration histogram (4 bins per decade) and its SVG chart
   int64_t total = 0;
   for (auto n : s.duration_bins) total += n;
   CHECK(total == 4);
-  auto svgs = s.to_svgs();
+  auto svgs = s.to_svgs(FigureSize::kColumn);
   REQUIRE(svgs.size() == 4);
   CHECK(svgs[0].first == "demand.svg");
   CHECK(svgs[1].first == "durations.svg");
@@ -91,10 +92,27 @@ TEST_CASE("trace stats: duration histogram (4 bins per decade) and its SVG chart
     CHECK(svg.find("<svg") != std::string::npos);
     CHECK(svg.find("</svg>") != std::string::npos);
   }
-  // The per-VC bars are largest first and carry their GPU-hours in the legend.
-  CHECK(svgs[3].second.find("b: 6 GPU-h") != std::string::npos);
-  CHECK(svgs[3].second.find("b: 6 GPU-h") < svgs[3].second.find("a: 0 GPU-h"));
-  CHECK(compute_trace_stats({}).to_svgs().size() == 4);
+  // The per-VC bars are largest first, filled, labelled with the VC and carry their GPU-hours on
+  // top; the old writer drew outlines at numeric x with the names in a legend.
+  const std::string& vc = svgs[3].second;
+  CHECK(vc.find(">b</text>") != std::string::npos);
+  CHECK(vc.find(">b</text>") < vc.find(">a</text>"));
+  CHECK(vc.find(">6.11</text>") != std::string::npos);  // 2 GPUs x 3600 s + 4 GPUs x 3700 s
+  CHECK(vc.find("class=\"bar\"") != std::string::npos);
+  CHECK(vc.find("<polyline") == std::string::npos);  // no outline bars
+  const std::string& dem = svgs[0].second;
+  for (const char* cls : {">1</text>", ">2</text>", ">3-4</text>"}) CHECK(dem.find(cls) != std::string::npos);
+  CHECK(compute_trace_stats({}).to_svgs(FigureSize::kColumn).size() == 4);
+  // Every chart at every size: nothing outside the picture; at column size 3.3 in and 8 pt.
+  for (const auto& [size_name, size] : figure_sizes())
+    for (const auto& [name, svg] : s.to_svgs(size)) {
+      CAPTURE(size_name);
+      CAPTURE(name);
+      mlsys::test::check_unclipped(svg);
+      const mlsys::test::Picture p = mlsys::test::picture(svg);
+      if (size == FigureSize::kColumn) CHECK(p.w * p.points_per_unit == doctest::Approx(3.3 * 72));
+      if (size == FigureSize::kColumn) CHECK(p.font * p.points_per_unit == doctest::Approx(8));
+    }
 }
 
 TEST_CASE("trace stats of an empty trace") {
