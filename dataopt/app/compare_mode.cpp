@@ -358,7 +358,7 @@ void compare_mode(RunContext& ctx) {
   }
   if (!claim_lines.empty()) {
     ctx.say(fmt::format("claims ({} labels/class, epoch {}, paired over {}; need a mean gain >= {:.2f} points and > its sd):", lpc,
-                        last, seeds, o.claim_margin));
+                        last, std::to_string(o.seeds) + " seeds", o.claim_margin));
     for (const std::string& line : claim_lines) ctx.say(line);
   }
   ctx.say(fmt::format("time: priors {:.1f}s, participant phase {:.1f}s, total {:.1f}s", priors_s, participants_s,

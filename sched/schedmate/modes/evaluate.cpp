@@ -49,26 +49,9 @@ void require_real_log_inputs(const SchedmateOptions& o) {
     require_input(o.eval_mlperf_runs, "schedmate.evaluate.mlperf_runs", InputKind::File,
                   "the runs.csv whose status is the truth for evaluate.mlperf_logs");
 }
-}  // namespace
-
-void run_evaluate(RunContext& ctx) {
-  const auto& o = ctx.get(schedmate_section());
-  require_real_log_inputs(o);
-  auto analyzer = make_analyzer(ctx, o);
-  const InputLimits limits = input_limits(o);
-  // 1) Duration prediction, per group and overall, every estimator under one protocol.
-  auto jobs = input_jobs(ctx, o, *analyzer);
-  OnlineOptions online;
-  online.gbdt = o.eval_baselines;
-  online.previous = o.eval_baselines;
-  online.seed = ctx.seed();
-  const OnlineResult r = predict_online_by_vc(jobs, advisor_options(o), online);
-  Table acc = accuracy_table(jobs, r, group_of(o.eval_group_by));
-  acc.set_precision(4);
-  ctx.write_table("duration_accuracy.csv", acc);
-  ctx.write_table("hints.csv", hints_table(r.schedmate, {}));
-  // Predicted vs true, every estimator: the scatter and its points as a table (one row per job and
-  // estimator with a true duration and a prediction), which plot_run.py redraws.
+// Predicted vs true, every estimator: the scatter and its points as a table (one row per job and
+// estimator with a true duration and a prediction), which plot_run.py redraws.
+void write_duration_scatter(RunContext& ctx, const std::vector<AdvisedJob>& jobs, const OnlineResult& r) {
   Table points({"job", "estimator", "true_duration_s", "predicted_s"});
   std::vector<ChartSeries> scatter;
   double lo = INFINITY, hi = 0;
@@ -98,39 +81,42 @@ void run_evaluate(RunContext& ctx) {
   co.log_x = co.log_y = true;
   ctx.write_text("duration_scatter.svg", line_chart_svg(scatter, co));
   ctx.write_table("duration_predictions.csv", points);
+}
+
+// summary.json: the accuracy over all jobs, and over cold starts (no finished run of the job yet)
+// and the rest apart.
+void summarize_durations(RunContext& ctx, const Table& acc) {
   Json dur = Json::object();
   for (const auto& col : acc.columns())
     if (col != "group") dur[col] = cell(acc, "ALL", col);
   ctx.summary()["duration"] = dur;
-  for (const char* part : {"cold", "warm"}) {  // cold starts (no finished run of the job yet) and the rest
+  for (const char* part : {"cold", "warm"}) {
     Json d = Json::object();
     for (const auto& col : acc.columns())
       if (col != "group") d[col] = cell(acc, std::string("ALL ") + part, col);
     ctx.summary()[std::string("duration_") + part] = d;
   }
-  // The unseen-model protocol.
-  if (o.eval_unseen_types) {
-    Table unseen = unseen_type_table(jobs, advisor_options(o), online);
-    unseen.set_precision(4);
-    ctx.write_table("unseen_types.csv", unseen);
-    Json u = Json::object();
-    for (size_t i = 0; i < unseen.rows(); ++i) {
-      const std::string type = std::get<std::string>(unseen.row(i)[0]);
-      u[type] = Json(Json::Object{{"jobs", cell(unseen, type, "jobs")},
-                                  {"within_10pct", cell(unseen, type, "schedmate_within_10pct")},
-                                  {"within_50pct", cell(unseen, type, "schedmate_within_50pct")},
-                                  {"median_ape", cell(unseen, type, "schedmate_median_ape")}});
-    }
-    ctx.summary()["unseen_types"] = u;
+}
+
+// The unseen-model protocol: each job type held out of every history.
+void evaluate_unseen_types(RunContext& ctx, const std::vector<AdvisedJob>& jobs, const SchedmateOptions& o,
+                           const OnlineOptions& online) {
+  Table unseen = unseen_type_table(jobs, advisor_options(o), online);
+  unseen.set_precision(4);
+  ctx.write_table("unseen_types.csv", unseen);
+  Json u = Json::object();
+  for (size_t i = 0; i < unseen.rows(); ++i) {
+    const std::string type = std::get<std::string>(unseen.row(i)[0]);
+    u[type] = Json(Json::Object{{"jobs", cell(unseen, type, "jobs")},
+                                {"within_10pct", cell(unseen, type, "schedmate_within_10pct")},
+                                {"within_50pct", cell(unseen, type, "schedmate_within_50pct")},
+                                {"median_ape", cell(unseen, type, "schedmate_median_ape")}});
   }
-  // 2) Failure classification and 3) tracker accuracy on the generated corpus.
-  auto corpus = generate_corpus(o.gen_logs_per_case, o.gen_steps, ctx.seed());
-  ClassificationReport cls = evaluate_classification(corpus, *analyzer);
-  TrackerOptions topt;
-  topt.stall_factor = o.stall_factor;
-  topt.keep_series = false;
-  TrackerReport trk = evaluate_tracker(corpus, topt);
-  Table m({"metric", "value", "target"});
+  ctx.summary()["unseen_types"] = u;
+}
+
+// The evaluation table's duration rows: SchedMate against its targets, the baselines, cold starts.
+void add_duration_rows(Table& m, const Table& acc) {
   m.add_row({"duration within +-10% (SchedMate)", cell(acc, "ALL", "schedmate_within_10pct"), ">= 0.5"});
   m.add_row({"duration within +-50% (SchedMate)", cell(acc, "ALL", "schedmate_within_50pct"), ">= 0.8"});
   const std::vector<std::pair<std::string, std::string>> baselines = {{"helios", "Helios-style"}, {"gbdt", "GBDT"}, {"previous", "previous run"}};
@@ -147,14 +133,13 @@ void run_evaluate(RunContext& ctx) {
     m.add_row({"cold starts: duration within +-50% (" + label + ")", cell(acc, "ALL cold", e + "_within_50pct"), "reference"});
     m.add_row({"cold starts: duration median APE (" + label + ")", cell(acc, "ALL cold", e + "_median_ape"), "reference"});
   }
-  m.add_row({"failure macro-F1 (generated)", cls.macro_f1, ">= 0.95"});
-  m.add_row({"retries recommended for user errors (generated)", static_cast<int64_t>(cls.user_error_retries), "0"});
-  m.add_row({"max remaining-time error after 5% of a run (generated)", trk.max_remaining_error, "<= 0.10"});
-  m.add_row({"stalls flagged / hung runs (generated)", static_cast<double>(trk.stalls_flagged) / std::max(1, trk.stalls_expected), "1"});
-  m.add_row({"max stall flag delay (usual gaps, generated)", trk.max_stall_delay_gaps, "<= 3"});
-  // 4) Real logs, apart from the generated ones.
+}
+
+// Real logs, apart from the generated ones: labelled logs and MLPerf result logs.
+void evaluate_real_logs(RunContext& ctx, const SchedmateOptions& o, Analyzer& analyzer, const InputLimits& limits,
+                        Table& m) {
   if (!o.eval_labelled_logs.empty()) {
-    RealLogReport real = evaluate_labelled_logs(o.eval_labelled_logs, *analyzer, limits);
+    RealLogReport real = evaluate_labelled_logs(o.eval_labelled_logs, analyzer, limits);
     ctx.write_table("labelled_logs.csv", real.table);
     ctx.summary()["labelled_logs"] = real.to_json();
     m.add_row({"labelled real logs classified correctly", static_cast<double>(real.correct) / std::max(1, real.logs),
@@ -165,7 +150,7 @@ void run_evaluate(RunContext& ctx) {
     m.add_row({"tqdm lines of the labelled logs: max remaining-time error", real.max_remaining_error, "<= 0.10"});
   }
   if (!o.eval_mlperf_logs.empty()) {
-    MlperfLogReport ml = evaluate_mlperf_logs(o.eval_mlperf_logs, o.eval_mlperf_runs, *analyzer, limits);
+    MlperfLogReport ml = evaluate_mlperf_logs(o.eval_mlperf_logs, o.eval_mlperf_runs, analyzer, limits);
     ctx.write_table("mlperf_logs.csv", ml.table);
     ctx.summary()["mlperf_logs"] = ml.to_json();
     m.add_row({"aborted MLPerf runs diagnosed (not none/unknown), run_stop status hidden",
@@ -177,6 +162,45 @@ void run_evaluate(RunContext& ctx) {
     m.add_row({"successful MLPerf runs diagnosed none, status visible",
                static_cast<double>(ml.succeeded_clean_visible) / std::max(1, ml.succeeded), "reference"});
   }
+}
+
+}  // namespace
+
+void run_evaluate(RunContext& ctx) {
+  const auto& o = ctx.get(schedmate_section());
+  require_real_log_inputs(o);
+  auto analyzer = make_analyzer(ctx, o);
+  const InputLimits limits = input_limits(o);
+  // 1) Duration prediction, per group and overall, every estimator under one protocol.
+  auto jobs = input_jobs(ctx, o, *analyzer);
+  OnlineOptions online;
+  online.gbdt = o.eval_baselines;
+  online.previous = o.eval_baselines;
+  online.seed = ctx.seed();
+  const OnlineResult r = predict_online_by_vc(jobs, advisor_options(o), online);
+  Table acc = accuracy_table(jobs, r, group_of(o.eval_group_by));
+  acc.set_precision(4);
+  ctx.write_table("duration_accuracy.csv", acc);
+  ctx.write_table("hints.csv", hints_table(r.schedmate, {}));
+  write_duration_scatter(ctx, jobs, r);
+  summarize_durations(ctx, acc);
+  if (o.eval_unseen_types) evaluate_unseen_types(ctx, jobs, o, online);
+  // 2) Failure classification and 3) tracker accuracy on the generated corpus.
+  auto corpus = generate_corpus(o.gen_logs_per_case, o.gen_steps, ctx.seed());
+  ClassificationReport cls = evaluate_classification(corpus, *analyzer);
+  TrackerOptions topt;
+  topt.stall_factor = o.stall_factor;
+  topt.keep_series = false;
+  TrackerReport trk = evaluate_tracker(corpus, topt);
+  Table m({"metric", "value", "target"});
+  add_duration_rows(m, acc);
+  m.add_row({"failure macro-F1 (generated)", cls.macro_f1, ">= 0.95"});
+  m.add_row({"retries recommended for user errors (generated)", static_cast<int64_t>(cls.user_error_retries), "0"});
+  m.add_row({"max remaining-time error after 5% of a run (generated)", trk.max_remaining_error, "<= 0.10"});
+  m.add_row({"stalls flagged / hung runs (generated)", static_cast<double>(trk.stalls_flagged) / std::max(1, trk.stalls_expected), "1"});
+  m.add_row({"max stall flag delay (usual gaps, generated)", trk.max_stall_delay_gaps, "<= 3"});
+  // 4) Real logs, apart from the generated ones.
+  evaluate_real_logs(ctx, o, *analyzer, limits, m);
   // 5) Template mining.
   if (!o.loghub.empty()) {
     MiningReport mr = evaluate_mining(o.loghub);
