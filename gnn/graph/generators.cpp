@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/process/system.hpp"
 #include "core/util/error.hpp"
 #include "core/util/random.hpp"
 
@@ -24,13 +25,23 @@ namespace {
 
 constexpr int64_t kBlock = 1 << 16;  // RNG stream granularity: thread-count independent
 
+// The generators' loops run in OpenMP blocks of kBlock draws (about a millisecond each), where an
+// exception cannot leave the parallel region: a stop signal makes every remaining block return at
+// once, and the generator throws Interrupted after the region, so a stop waits for one block
+// (a billion-edge R-MAT graph used to finish generating first).
+void stop_if_interrupted(const std::string& what) {
+  if (interrupted()) throw Interrupted(what + " stopped by " + interrupt_signal_name());
+}
+
 void gaussian_fill(std::vector<float>& x, uint64_t seed) {
   const int64_t m = static_cast<int64_t>(x.size());
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < (m + kBlock - 1) / kBlock; ++b) {
+    if (interrupted()) continue;
     Rng r(derive_seed(seed, static_cast<uint64_t>(b)));
     for (int64_t i = b * kBlock; i < std::min(m, (b + 1) * kBlock); ++i) x[i] = static_cast<float>(r.normal());
   }
+  stop_if_interrupted("generating features");
 }
 
 }  // namespace
@@ -53,6 +64,7 @@ Graph generate_sbm(const SbmParams& p, uint64_t seed) {
   std::vector<std::pair<int32_t, int32_t>> edges(static_cast<size_t>(m));
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < (m + kBlock - 1) / kBlock; ++b) {
+    if (interrupted()) continue;
     Rng r(derive_seed(seed, 0xed9eu, static_cast<uint64_t>(b)));
     for (int64_t e = b * kBlock; e < std::min(m, (b + 1) * kBlock); ++e) {
       int32_t u = static_cast<int32_t>(r.below(static_cast<uint64_t>(n)));
@@ -66,6 +78,7 @@ Graph generate_sbm(const SbmParams& p, uint64_t seed) {
       edges[e] = {u, v};
     }
   }
+  stop_if_interrupted("generating the SBM graph's edges");
   build_symmetric_csr(n, edges, g);
   edges = {};
 
@@ -103,6 +116,7 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
   const double ab = p.a + p.b, abc = p.a + p.b + p.c;
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < (m + kBlock - 1) / kBlock; ++b) {
+    if (interrupted()) continue;
     Rng r(derive_seed(seed, 0x7a7u, static_cast<uint64_t>(b)));
     for (int64_t e = b * kBlock; e < std::min(m, (b + 1) * kBlock); ++e) {
       uint32_t u = 0, v = 0;
@@ -123,6 +137,7 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
       edges[e] = {static_cast<int32_t>(u), static_cast<int32_t>(v)};
     }
   }
+  stop_if_interrupted("generating the R-MAT graph's edges");
   build_symmetric_csr(n, edges, g);
   edges = {};
   std::vector<float> x(static_cast<size_t>(n * p.features));
