@@ -414,7 +414,14 @@ Table merge_sweep(const SweepPlan& plan, const std::vector<SweepResult>& results
     if (text.empty()) {
       cells.emplace_back();
     } else if (summary) {
-      Json j = Json::parse(text);
+      Json j;
+      try {
+        j = Json::parse(text);
+      } catch (const Error& e) {
+        throw InputError((out / p.folder / "summary.json").string() + ": " + e.what() +
+                         "; the run's record is damaged: delete " + (out / p.folder).string() +
+                         " and run the sweep again to redo that configuration");
+      }
       std::vector<std::pair<std::string, std::string>> flat;
       for (const auto& [k, v] : j.as_object())
         if (k != "resources" && k != "run") flatten(v, k, flat);

@@ -60,7 +60,13 @@ std::string sweep_plan_change(const fs::path& folder, const std::string& config_
 void record_sweep_plan(const fs::path& folder, const std::string& config_hash) {
   std::error_code ec;
   if (!fs::is_regular_file(folder / "summary.json", ec)) return;
-  const Json summary = Json::parse(read_file(folder / "summary.json"));
+  Json summary;
+  try {
+    summary = Json::parse(read_file(folder / "summary.json"));
+  } catch (const Error& e) {
+    throw InputError((folder / "summary.json").string() + ": " + e.what() + "; the run's record is damaged: delete " +
+                     folder.string() + " and run the sweep again to redo that configuration");
+  }
   const Json* run = summary.find("run");
   const Json* inputs = run ? run->find("inputs") : nullptr;
   Json record = Json::object();

@@ -128,6 +128,19 @@ TEST_CASE("cli sweep: a re-run resumes, keeping complete configurations, and lis
   CHECK(contains(bad_task.err, "submit with --array=0-7"));
 }
 
+TEST_CASE("cli sweep: merge names a damaged summary.json and says how to redo that configuration") {
+  // Before: "invalid JSON at line 2, column 1" with no file named.
+  mlsys::test::TempDir dir("sweep_corrupt");
+  fs::path sweep = write_sweep(dir);
+  const std::string out = (dir / "s").string();
+  REQUIRE(run_shell("SLURM_ARRAY_TASK_ID=1 " + kBin + " sweep '" + sweep.string() + "' -q --out '" + out + "'").exit_code == 0);
+  mlsys::test::write_text(dir / "s/runs/0001/summary.json", "{\"broken\": \n");
+  auto merged = run_shell(kBin + " sweep merge '" + sweep.string() + "' --out '" + out + "'");
+  CHECK(merged.exit_code == 1);
+  CHECK_MESSAGE(contains(merged.err, (dir / "s/runs/0001/summary.json").string() + ": invalid JSON"), merged.err);
+  CHECK_MESSAGE(contains(merged.err, "run the sweep again to redo that configuration"), merged.err);
+}
+
 TEST_CASE("cli sweep: a bad grid key or command is one error before anything runs") {
   mlsys::test::TempDir dir("sweep");
   mlsys::test::write_text(dir / "bad.yaml", "sweep:\n  command: simulate\n  grid:\n    sim.polcy: [fifo, sjf]\n");
