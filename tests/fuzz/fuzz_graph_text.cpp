@@ -14,6 +14,7 @@
 
 #include "core/util/error.hpp"
 #include "gnn/graph/loaders.hpp"
+#include "tests/fuzz/graph_fuzz_checks.hpp"
 
 namespace {
 
@@ -39,13 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (bool lenient : {false, true}) {
     try {
-      mlsys::gnn::Graph g = mlsys::gnn::load_text_graph(folder(), lenient);
-      // What loaded must be a consistent graph: CSR bounds and labels inside the classes.
-      if (g.indptr.size() != static_cast<size_t>(g.num_nodes + 1)) __builtin_trap();
-      for (int32_t v : g.indices)
-        if (v < 0 || v >= g.num_nodes) __builtin_trap();
-      for (int32_t y : g.labels)
-        if (y < -1 || y >= std::max(g.num_classes, 1)) __builtin_trap();
+      mlsys::fuzz::check_loaded_graph(mlsys::gnn::load_text_graph(folder(), lenient));
     } catch (const mlsys::Error&) {
     } catch (const mlsys::UsageError&) {
     }

@@ -8,30 +8,8 @@
 #include <doctest/doctest.h>
 
 #include "core/util/random.hpp"
+#include "tests/common/fuzz_replay.hpp"
 #include "tests/gnn/graph/npz_writer.hpp"
-
-namespace {
-
-std::string mutate(const std::string& seed, mlsys::Rng& rng) {
-  std::string s = seed;
-  const int edits = 1 + static_cast<int>(rng.below(4));
-  for (int e = 0; e < edits && !s.empty(); ++e) {
-    const size_t at = rng.below(s.size());
-    switch (rng.below(5)) {
-      case 0: s[at] = static_cast<char>(rng.below(256)); break;                 // flip a byte
-      case 1: s = s.substr(0, at); break;                                       // cut
-      case 2: s.insert(at, s.substr(at, rng.below(32))); break;                 // repeat a piece
-      case 3: s.replace(at, std::min<size_t>(4, s.size() - at), "\xff\xff\xff\xff"); break;  // 0xffffffff: ZIP64 marker
-      default: {                                                                 // a digit run in a .npy header
-        const size_t d = s.find_first_of("0123456789", at);
-        if (d != std::string::npos) s.insert(d, std::to_string(rng.below(1000000)));
-      }
-    }
-  }
-  return s;
-}
-
-}  // namespace
 
 TEST_CASE("npz fuzz target replays generated archives and their mutations without a finding") {
   using namespace mlsys::gnn::npztest;
@@ -45,7 +23,7 @@ TEST_CASE("npz fuzz target replays generated archives and their mutations withou
   cases.push_back("");
   cases.push_back(std::string("PK\x05\x06", 4) + std::string(18, '\0'));  // an empty archive
   for (const auto& s : seeds)
-    for (int i = 0; i < 300; ++i) cases.push_back(mutate(s, rng));
+    for (int i = 0; i < 300; ++i) cases.push_back(mlsys::test::mutate_bytes(s, rng));
   for (const auto& c : cases) {
     CHECK_NOTHROW(fuzz_npz(reinterpret_cast<const uint8_t*>(c.data()), c.size()));
   }
