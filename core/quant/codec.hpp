@@ -9,7 +9,8 @@
 //   fp32    32   passthrough (4 bytes per value)
 //   fp16    16   IEEE half, round to nearest even
 //   bf16    16   bfloat16, round to nearest even
-//   sr1..8  b    stochastic rounding with per-row min and scale (b in {1, 2, 4, 8})
+//   sr1..8  b    stochastic rounding with per-row min and scale (b = 1, 2, 4, 8 shipped; any b in
+//                1..8 is one file calling add_sr_codec, codecs/sr_codec.hpp)
 //
 // Stochastic rounding (SR), per row r with mn = min(x_r), mx = max(x_r):
 //   s = (2^b - 1) / (mx - mn),  q = clamp(floor((x - mn) * s + u), 0, 2^b - 1),  decode q / s + mn
@@ -23,8 +24,9 @@
 //   [ R metadata records ][ payload: R*F codes of b bits, packed densely ]
 //   metadata record r = { min field, scale field }, each 2 bytes (fp16/bf16) or 4 bytes (fp32).
 //   payload: code i = r*F + c occupies bits [i*b, i*b + b) of the payload, LSB first: byte
-//   floor(i*b/8), starting at bit (i*b) % 8. As b divides 8, no code straddles a byte. The last
-//   byte is zero-padded. wire_bytes = R * 2 * meta_bytes + ceil(R*F*b / 8).
+//   floor(i*b/8), starting at bit (i*b) % 8; when b does not divide 8 a code may continue into the
+//   next byte (its high bits at that byte's bit 0). The last byte is zero-padded.
+//   wire_bytes = R * 2 * meta_bytes + ceil(R*F*b / 8).
 //   Constant row (mx == mn = v): the scale field's sign bit is set (a real scale is always > 0),
 //   all its codes are 0 except as noted, and the fp32 bits of v are stored exactly:
 //     fp32 metadata: min field = v, scale field = 0x80000000.

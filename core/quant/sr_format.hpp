@@ -113,6 +113,28 @@ MLSYS_HD float sr_dequantize(uint32_t q, float mn, float s) {
 #endif
 }
 
+// Widths an SR codec may have: the payload is a little-endian bit stream (codec.hpp), so any width
+// up to 8 packs generically; a code then spans at most two bytes. Wider codes would need wider
+// loads in every kernel and more than 2^8 levels of the clamped-code trick in the CUDA kernels.
+constexpr int kSrMinBits = 1, kSrMaxBits = 8;
+
+// Code i of the payload: bits [i*bits, i*bits + bits), low bits in the lower byte. Put ORs into a
+// zeroed payload; get reads the second byte only when the code straddles into it (so a payload of
+// exactly sr_payload_bytes is never read past its end).
+MLSYS_HD void sr_put_code(uint8_t* payload, size_t i, int bits, uint32_t q) {
+  const size_t bit = i * size_t(bits), byte = bit / 8;
+  const unsigned shift = unsigned(bit % 8);
+  payload[byte] = uint8_t(payload[byte] | (q << shift));
+  if (shift + unsigned(bits) > 8) payload[byte + 1] = uint8_t(payload[byte + 1] | (q >> (8 - shift)));
+}
+MLSYS_HD uint32_t sr_get_code(const uint8_t* payload, size_t i, int bits) {
+  const size_t bit = i * size_t(bits), byte = bit / 8;
+  const unsigned shift = unsigned(bit % 8);
+  uint32_t v = uint32_t(payload[byte]) >> shift;
+  if (shift + unsigned(bits) > 8) v |= uint32_t(payload[byte + 1]) << (8 - shift);
+  return v & ((1u << bits) - 1u);
+}
+
 MLSYS_HD void store_field(uint8_t* p, uint32_t v, size_t nbytes) {
   for (size_t i = 0; i < nbytes; ++i) p[i] = uint8_t(v >> (8 * i));
 }

@@ -1,4 +1,9 @@
-// b-bit stochastic rounding with per-row min and scale (format in codec.hpp), b in {1, 2, 4, 8}.
+// b-bit stochastic rounding with per-row min and scale (format in codec.hpp), any b in 1..8; the
+// widths registered here are 1, 2, 4 and 8.
+#include "core/quant/codecs/sr_codec.hpp"
+
+#include <stdexcept>
+
 #include "core/quant/codec.hpp"
 #include "core/quant/kernels.hpp"
 #include "core/quant/sr_format.hpp"
@@ -43,15 +48,22 @@ class SrCodec final : public Codec {
   int bits_;
 };
 
-bool add(int bits, const char* description) {
-  return codec_registry().add("sr" + std::to_string(bits), description,
+}  // namespace
+
+bool add_sr_codec(int bits, std::string description) {
+  if (bits < kSrMinBits || bits > kSrMaxBits)
+    throw std::logic_error("SR codec width " + std::to_string(bits) + " is outside " + std::to_string(kSrMinBits) +
+                           ".." + std::to_string(kSrMaxBits));
+  return codec_registry().add("sr" + std::to_string(bits), std::move(description),
                               [bits](const CodecParams& p) { return std::make_unique<SrCodec>(p, bits); });
 }
 
-const bool registered = add(1, "1-bit stochastic rounding, per-row min/scale (~25x at F=128, fp16 metadata)") &&
-                        add(2, "2-bit stochastic rounding, per-row min/scale") &&
-                        add(4, "4-bit stochastic rounding, per-row min/scale") &&
-                        add(8, "8-bit stochastic rounding, per-row min/scale");
-
+namespace {
+const bool registered =
+    add_sr_codec(1, "1-bit stochastic rounding, per-row min/scale (~25x at F=128, fp16 metadata)") &&
+    add_sr_codec(2, "2-bit stochastic rounding, per-row min/scale") &&
+    add_sr_codec(4, "4-bit stochastic rounding, per-row min/scale") &&
+    add_sr_codec(8, "8-bit stochastic rounding, per-row min/scale");
 }  // namespace
+
 }  // namespace mlsys::quant

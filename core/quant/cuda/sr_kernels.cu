@@ -10,9 +10,10 @@
 // row once into registers (up to kQuadsPerLane quads per lane), reduces min/max in the segment,
 // computes the metadata in each lane and stores each quad's 4 codes (1-bit: two lanes' nibbles make
 // a byte). Decode reads the metadata once per row and writes each quad as one float4.
-// SR, general kernels (any other shape or alignment): one warp per row writes the metadata, then
-// one thread per payload byte computes its 8/b codes (a code never straddles a byte, so no atomics
-// are needed); decode is one thread per value.
+// SR, general kernels (any other shape, alignment or width 1..8): one warp per row writes the
+// metadata, then one thread per payload byte computes the codes that overlap its byte (8/b of them
+// when b divides 8; otherwise a code straddling two bytes is computed by both threads, which draw
+// the same u, so no atomics are needed); decode is one thread per value.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -278,12 +279,13 @@ __global__ void sr_pack_kernel(const float* x, size_t rows, size_t cols, int bit
   const size_t byte = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (byte >= sr_payload_bytes(rows, cols, bits)) return;
   const size_t fb = meta_field_bytes(m), total = rows * cols;
-  const int per = 8 / bits;
   const float levels = float((1u << bits) - 1u);
-  // The byte's codes are consecutive elements: one division, then (r, c) steps along.
-  size_t i = byte * size_t(per), r = i / cols, c = i - r * cols;
+  // The codes overlapping the byte's bits [8 * byte, 8 * byte + 8) are consecutive elements: one
+  // division, then (r, c) steps along.
+  const size_t past = (8 * byte + 8 + size_t(bits) - 1) / size_t(bits), end = past < total ? past : total;
+  size_t i = 8 * byte / size_t(bits), r = i / cols, c = i - r * cols;
   uint32_t acc = 0;
-  for (int k = 0; k < per && i < total; ++k, ++i) {
+  for (; i < end; ++i) {
     const uint32_t min_field = load_field(out + r * 2 * fb, fb), scale_field = load_field(out + r * 2 * fb + fb, fb);
     uint32_t q = 0;
     if (sr_is_constant_field(scale_field, m)) {
@@ -292,7 +294,8 @@ __global__ void sr_pack_kernel(const float* x, size_t rows, size_t cols, int bit
       float u = rng_uniform(rng_bits(rng_row_key(seed, r), uint32_t(c)));
       q = uint32_t(sr_quantize(x[i], meta_field_value(min_field, m), meta_field_value(scale_field, m), u, levels));
     }
-    acc |= q << (k * bits);
+    const int at = int(int64_t(i * size_t(bits)) - int64_t(8 * byte));  // code's bit 0 relative to the byte's
+    acc |= at >= 0 ? q << at : q >> -at;
     if (++c == cols) {
       c = 0;
       ++r;
@@ -306,17 +309,13 @@ __global__ void sr_unpack_kernel(const uint8_t* in, size_t rows, size_t cols, in
   if (i >= rows * cols) return;
   const size_t fb = meta_field_bytes(m), r = i / cols;
   const uint8_t* payload = in + sr_meta_bytes(rows, m);
-  const uint32_t mask = (1u << bits) - 1u;
   const uint32_t min_field = load_field(in + r * 2 * fb, fb), scale_field = load_field(in + r * 2 * fb + fb, fb);
   if (sr_is_constant_field(scale_field, m)) {
-    size_t bit0 = r * cols * size_t(bits);
-    uint32_t first = (uint32_t(payload[bit0 / 8]) >> (bit0 % 8)) & mask;
-    out[i] = sr_constant_value(min_field, scale_field, first, m);
+    out[i] = sr_constant_value(min_field, scale_field, sr_get_code(payload, r * cols, bits), m);
     return;
   }
-  size_t bit = i * size_t(bits);
-  uint32_t q = (uint32_t(payload[bit / 8]) >> (bit % 8)) & mask;
-  out[i] = sr_dequantize(q, meta_field_value(min_field, m), meta_field_value(scale_field, m));
+  const float mn = meta_field_value(min_field, m), s = meta_field_value(scale_field, m);
+  out[i] = sr_dequantize(sr_get_code(payload, i, bits), mn, s);
 }
 
 __global__ void half_encode_kernel(const float* x, size_t n, bool bf16, uint8_t* out) {

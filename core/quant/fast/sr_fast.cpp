@@ -2,7 +2,9 @@
 // They compute exactly what the reference does, in the same float operations: the random stream
 // is a pure function of (seed, row, column) and each value goes through the same
 // sub/mul/add/floor/min/max sequence, so the output is bit-identical (tests/core/quant).
-// Codes are packed with movemask per bit plane and a spread table (no BMI2 pdep: slow on Zen 2).
+// Codes are packed with movemask per bit plane and a spread table for 1, 2 and 4 bits (no BMI2 pdep:
+// slow on Zen 2), a byte shuffle for 8 bits, and per-lane shifts for any other width (1..8), so a
+// new width needs no code here.
 #include <algorithm>
 #include <cstring>
 
@@ -113,12 +115,21 @@ MLSYS_AVX2 inline void put8(BitWriter& w, __m256i q, int bits) {
                 (kSpread.s4[plane(q, 3)] << 3),
             32);
       break;
-    default: {  // 8: low byte of each lane
+    case 8: {  // low byte of each lane
       const __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12,
                                             -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
       __m256i b = _mm256_shuffle_epi8(q, pick);
       w.put(uint32_t(_mm_cvtsi128_si32(_mm256_castsi256_si128(b))), 32);
       w.put(uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(b, 1))), 32);
+      break;
+    }
+    default: {  // any width (3, 5, 6, 7): lane i's code to bit (i % 4) * bits, then OR each half's lanes
+      const __m256i to = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3), _mm256_set1_epi32(bits));
+      __m256i v = _mm256_sllv_epi32(q, to);
+      v = _mm256_or_si256(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+      v = _mm256_or_si256(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+      w.put(uint32_t(_mm_cvtsi128_si32(_mm256_castsi256_si128(v))), 4u * unsigned(bits));
+      w.put(uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(v, 1))), 4u * unsigned(bits));
     }
   }
 }
@@ -263,6 +274,8 @@ MLSYS_AVX2 void sr_decode_avx2(const uint8_t* in, size_t rows, size_t cols, int 
   const uint32_t mask = (1u << bits) - 1u;
   const __m256i vmask = _mm256_set1_epi32(int(mask));
   const __m256i shifts = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(bits));
+  const __m256i half_shifts = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3), _mm256_set1_epi32(bits));
+  const unsigned half_bits = 4u * unsigned(bits);
   const size_t vec_end = cols & ~size_t(7);
   size_t pos = 0;
   for (size_t r = 0; r < rows; ++r) {
@@ -283,9 +296,15 @@ MLSYS_AVX2 void sr_decode_avx2(const uint8_t* in, size_t rows, size_t cols, int 
     for (; c < vec_end; c += 8) {
       uint64_t word = rd.peek(pos);
       pos += 8 * size_t(bits);
-      __m256i q = bits == 8
-                      ? _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)word))
-                      : _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(int(uint32_t(word))), shifts), vmask);
+      __m256i q;
+      if (bits == 8) {
+        q = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)word));
+      } else if (bits <= 4) {  // 8 codes fit one 32-bit word
+        q = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(int(uint32_t(word))), shifts), vmask);
+      } else {  // 5..7 bits: 8 codes take up to 56 bits (peek gives 57); each half of 4 codes fits 32
+        const int lo = int(uint32_t(word) & ((1u << half_bits) - 1u)), hi = int(uint32_t(word >> half_bits));
+        q = _mm256_and_si256(_mm256_srlv_epi32(_mm256_setr_epi32(lo, lo, lo, lo, hi, hi, hi, hi), half_shifts), vmask);
+      }
       __m256 y = _mm256_add_ps(_mm256_div_ps(_mm256_cvtepi32_ps(q), vs), vmn);
       _mm256_storeu_ps(row + c, y);
     }

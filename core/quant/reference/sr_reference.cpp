@@ -33,8 +33,7 @@ void sr_encode_reference(const float* x, size_t rows, size_t cols, int bits, Met
         float u = rng_uniform(rng_bits(key, uint32_t(c)));
         q = uint32_t(sr_quantize(row[c], meta.mn, meta.s, u, levels));
       }
-      size_t bit = (r * cols + c) * size_t(bits);
-      payload[bit / 8] = uint8_t(payload[bit / 8] | (q << (bit % 8)));
+      sr_put_code(payload, r * cols + c, bits, q);
     }
   }
 }
@@ -42,15 +41,11 @@ void sr_encode_reference(const float* x, size_t rows, size_t cols, int bits, Met
 void sr_decode_reference(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out) {
   const size_t fb = meta_field_bytes(m);
   const uint8_t* payload = in + sr_meta_bytes(rows, m);
-  const uint32_t mask = (1u << bits) - 1u;
   for (size_t r = 0; r < rows; ++r) {
     uint32_t min_field = load_field(in + r * 2 * fb, fb);
     uint32_t scale_field = load_field(in + r * 2 * fb + fb, fb);
     float* row = out + r * cols;
-    auto code = [&](size_t c) {
-      size_t bit = (r * cols + c) * size_t(bits);
-      return (uint32_t(payload[bit / 8]) >> (bit % 8)) & mask;
-    };
+    auto code = [&](size_t c) { return sr_get_code(payload, r * cols + c, bits); };
     if (sr_is_constant_field(scale_field, m)) {
       float v = sr_constant_value(min_field, scale_field, code(0), m);
       for (size_t c = 0; c < cols; ++c) row[c] = v;

@@ -6,6 +6,7 @@
 #include "gnn/model/architecture.hpp"
 #include "tests/common/test_util.hpp"
 #include "tests/gnn/gnn_test_util.hpp"
+#include "tests/gnn/train/partitioned_check.hpp"
 
 using namespace mlsys;
 using namespace mlsys::gnn;
@@ -15,18 +16,7 @@ TEST_CASE("P workers at 32 bits without pipelining match one worker's loss curve
   Graph g = generate_sbm(small_sbm(800), 3);
   for (const std::string& arch : architecture_registry().names()) {  // every registered architecture
     CAPTURE(arch);
-    TrainSetup s = arch_setup(1, 15, arch);
-    TrainResult one = train(g, parts_of(g, 1), s);
-    s.gnn.parts = 4;
-    TrainResult four = train(g, parts_of(g, 4), s);
-    auto a = losses(one), b = losses(four);
-    REQUIRE(a.size() == 15);
-    REQUIRE(b.size() == 15);
-    for (size_t i = 0; i < a.size(); ++i) {
-      CAPTURE(i);
-      CHECK(std::abs(a[i] - b[i]) <= 1e-4 * std::abs(a[i]));
-    }
-    CHECK(a.back() < a.front());  // it learns
+    TrainResult four = check_partitioned_matches_one(g, arch_setup(1, 15, arch), 4);
     CHECK(four.epochs.back().mean.wire_bytes > 0);
   }
 }
