@@ -31,3 +31,10 @@ add_test(NAME cli/python_package
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/python_test.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/bin/mlsys
                  ${MLSYS_TEST_TMP}/python)
 set_tests_properties(cli/python_package PROPERTIES TIMEOUT 600)
+
+# Issue #30: a 1 MB file whose headers claim far more (.npz member, .mlsg graph, IDX images, deep
+# JSON, a 1 MB line) is refused, or read, under 256 MiB of peak memory (GNU time's figure).
+add_test(NAME cli/input_memory_cap
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/input_memory_cap_test.sh ${PROJECT_BINARY_DIR}/bin/mlsys
+                 ${MLSYS_TEST_TMP}/input_memory_cap)
+set_tests_properties(cli/input_memory_cap PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE ${MLSYS_SKIP_RETURN_CODE})
