@@ -77,7 +77,7 @@ TEST_CASE("simulate reliability: a sample interval whose series would not fit is
   CHECK_MESSAGE(ok.exit_code == 0, ok.err);
 }
 
-TEST_CASE("simulate reliability: a device named as the trace is refused at once; a byte-order mark is read") {
+TEST_CASE("simulate reliability: a device named as the trace is refused at once, a byte-order mark is read") {
   TempDir t("devices");
   auto r = run_mlsys(quiet("simulate --trace /dev/zero --set run.out_dir=" + (t / "z").string()));
   CHECK(r.exit_code != 0);

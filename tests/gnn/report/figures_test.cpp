@@ -91,7 +91,7 @@ TEST_CASE("gnn figures: the time split averages epochs after the first, one stac
   CHECK(run_label(o) == "4 workers, 2/8 bits, pipelined");
 }
 
-TEST_CASE("gnn figures: at every size nothing is clipped; at column size 3.3 in wide with 8 pt text") {
+TEST_CASE("gnn figures: at every size nothing is clipped, at column size 3.3 in wide with 8 pt text") {
   const TimeSplit t = mean_time_split(records());
   const std::vector<BreakdownBar> bars = {{"0000: 2 workers, 32/1 bits, pipelined", t}, {"0001: 2 workers, 1/1 bits, pipelined", t},
                                           {"0002: 8 workers, 2/8 bits", t}};
