@@ -122,7 +122,7 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
       Local l{k, pixels(plan.shard(k).first, plan.shard(k).second), {}, prior.embed(ctx, s_images, s_rows, kEmbedChunk)};
       dims[static_cast<size_t>(k)] = static_cast<double>(prior.dim());
       // Step 3 input: uniformity of the prior's own (normalized) embeddings on S.
-      scores[static_cast<size_t>(k)] = uniformity_score(ctx, l.z_s, plan.uniformity_t, plan.center_uniformity);
+      scores[static_cast<size_t>(k)] = uniformity_score(ctx, l.z_s, plan.align.uniformity_t, plan.align.center_uniformity);
       local.push_back(std::move(l));
     }
     log::debug("coopt: rank {} participant {} embedded {} rows in {:.3f}s", rank, k, se - sb,
@@ -156,8 +156,8 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   std::vector<Tensor> w(static_cast<size_t>(K));
   for (int k = 0; k < K; ++k) {
     const auto d = static_cast<int64_t>(dims[static_cast<size_t>(k)]);
-    w[static_cast<size_t>(k)] = rank == 0 ? random_projection(d, plan.common_dim, projection_seed(plan.seed, k)).to(ctx)
-                                          : Tensor::empty({d, plan.common_dim}, DType::f32, ctx);
+    w[static_cast<size_t>(k)] = rank == 0 ? random_projection(d, plan.align.common_dim, projection_seed(plan.seed, k)).to(ctx)
+                                          : Tensor::empty({d, plan.align.common_dim}, DType::f32, ctx);
     x.broadcast(w[static_cast<size_t>(k)], 0);
   }
 
@@ -166,16 +166,16 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   for (const PriorSpec& s : plan.priors) rep.names.push_back(s.name);
   rep.uniformity = scores;
   rep.alignment_rows = m;
-  if (plan.reference.empty()) {
+  if (plan.align.reference.empty()) {
     rep.reference = static_cast<int>(std::min_element(scores.begin(), scores.end()) - scores.begin());
   } else {
-    auto it = std::find(rep.names.begin(), rep.names.end(), plan.reference);
+    auto it = std::find(rep.names.begin(), rep.names.end(), plan.align.reference);
     if (it == rep.names.end())
-      throw ConfigError("coopt.align.reference '" + plan.reference + "' is not a prior name (" + join(rep.names, ", ") + ")");
+      throw ConfigError("coopt.align.reference '" + plan.align.reference + "' is not a prior name (" + join(rep.names, ", ") + ")");
     rep.reference = static_cast<int>(it - rep.names.begin());
   }
   const int ref = rep.reference;
-  Tensor b_ref = Tensor::empty({m, plan.common_dim}, DType::f32, ctx);
+  Tensor b_ref = Tensor::empty({m, plan.align.common_dim}, DType::f32, ctx);
   for (const Local& l : local)
     if (l.k == ref) b_ref = project(ctx, l.z_s, w[static_cast<size_t>(ref)]);
   x.broadcast(b_ref, ref % size);
@@ -185,8 +185,9 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   for (Local& l : local) {
     const Tensor& wk = w[static_cast<size_t>(l.k)];
     const Tensor a = project(ctx, l.z_s, wk);
-    const bool fit = l.k != ref && plan.align_map == "ridge";
-    const Alignment t = fit ? fit_alignment(ctx, a, b_ref, plan.ridge, plan.intercept) : identity_alignment(plan.common_dim);
+    const bool fit = l.k != ref && plan.align.map == "ridge";
+    const Alignment t = fit ? fit_alignment(ctx, a, b_ref, plan.align.ridge, plan.align.intercept)
+                            : identity_alignment(plan.align.common_dim);
     before[static_cast<size_t>(l.k)] = mean_squared_diff(a, b_ref);
     after[static_cast<size_t>(l.k)] = mean_squared_diff(t.apply(ctx, a), b_ref);
     // Without a fit there is no R^2 (null in the manifest), and nothing to weigh (weight 1 below).
@@ -208,7 +209,7 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   rep.loo_r2 = combine(x, r2);
   // Step 6 input: how much the student should trust each participant's targets.
   for (int k = 0; k < K; ++k)
-    rep.weight.push_back(plan.weighting == "none" || plan.align_map == "identity"
+    rep.weight.push_back(plan.align.weighting == "none" || plan.align.map == "identity"
                              ? 1.0
                              : std::clamp(rep.loo_r2[static_cast<size_t>(k)], 0.0, 1.0));
   // Every rank's time, summed for the slowest one's (a max over ranks of one value each).
@@ -221,15 +222,15 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   mf["format"] = "mlsys-coopt-optimized";
   mf["version"] = 1;
   mf["geometry"] = Json(Json::Array{Json(g.c), Json(g.h), Json(g.w)});
-  mf["common_dim"] = plan.common_dim;
+  mf["common_dim"] = plan.align.common_dim;
   mf["pool"] = Json(Json::Object{{"train_rows_begin", Json(plan.pool_begin)}, {"size", Json(plan.pool_size)}});
-  mf["alignment_set"] = Json(Json::Object{{"rows", Json(m)}, {"fraction", Json(plan.align_fraction)}});
+  mf["alignment_set"] = Json(Json::Object{{"rows", Json(m)}, {"fraction", Json(plan.align.fraction)}});
   mf["projection"] = Json(Json::Object{{"seed", Json(plan.seed)}, {"entries", "N(0, 1/n) from mlsys::Rng(derive_seed(seed, 0x9000 + k))"}});
-  mf["uniformity_t"] = plan.uniformity_t;
-  mf["ridge"] = plan.ridge;
-  mf["map"] = plan.align_map;
-  mf["intercept"] = plan.intercept;
-  mf["weighting"] = plan.weighting;
+  mf["uniformity_t"] = plan.align.uniformity_t;
+  mf["ridge"] = plan.align.ridge;
+  mf["map"] = plan.align.map;
+  mf["intercept"] = plan.align.intercept;
+  mf["weighting"] = plan.align.weighting;
   mf["reference"] = rep.names[static_cast<size_t>(ref)];
   Json parts = Json::array();
   for (int k = 0; k < K; ++k) {
