@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "core/config/schema.hpp"
+#include "dataopt/data/source.hpp"
+#include "dataopt/eval/comparison_methods.hpp"
+#include "dataopt/pipeline/plan.hpp"
 #include "dataopt/train/simclr_options.hpp"
 
 namespace mlsys::dataopt {
@@ -14,13 +17,7 @@ namespace mlsys::dataopt {
 struct CooptOptions {
   std::string mode = "run";  // run | priors | optimize | train | compare
   // data
-  std::string data_source = "auto";
-  std::string data_dir = "/usr/share/datasets/fashion-mnist";
-  int64_t synthetic_train = 6000;
-  int64_t synthetic_test = 1000;
-  double synthetic_shift = 2;
-  double synthetic_noise = 0.08;
-  std::string data_cache_dir;  // "" = read gzipped IDX files directly
+  DataSourceSpec data;  // data.* but digits_csv (declared with the reader: data/source.hpp)
   std::string digits_csv;  // priors with dataset: digits read this file ("" = none given)
   int64_t pool_begin = 4000;
   int64_t pool_size = 2000;
@@ -29,15 +26,7 @@ struct CooptOptions {
   config::YamlValue priors;  // empty -> default_priors_yaml()
   std::string priors_dir;    // "" -> <out>/priors
   std::string dataset_dir;   // "" -> <out>/optimized
-  double align_fraction = 0.025;
-  int64_t common_dim = 64;
-  double ridge = 0.01;
-  std::string align_map = "ridge";
-  bool align_intercept = false;
-  std::string weighting = "loo_r2";
-  double uniformity_t = 2.0;
-  bool center_uniformity = false;
-  std::string reference;
+  AlignOptions align;  // align.* (declared with the plan: pipeline/plan.hpp)
   bool write_unaligned = true;
   SimclrOptions simclr;  // the simclr student baseline and simclr priors
   // students
@@ -54,7 +43,7 @@ struct CooptOptions {
   std::vector<int64_t> eval_epochs{1, 2};
   int seeds = 1;
   int labels_per_class = 10;
-  std::vector<std::string> methods{"raw", "random", "simclr", "dae", "coopt", "coopt_noalign", "central", "coopt_cnn"};
+  std::vector<std::string> methods = comparison_method_names();  // every row of the method table
   std::string central_prior;  // "" -> the reference prior
   std::string eval_on = "test";  // test | validation (train-file rows, for tuning)
   int64_t validation_begin = 0, validation_size = 0;

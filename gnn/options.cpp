@@ -1,6 +1,6 @@
 #include "gnn/options.hpp"
 
-#include "gnn/command.hpp"
+#include "core/runtime/command.hpp"
 
 #include "core/nn/lr_schedule.hpp"
 #include "core/nn/optimizer.hpp"
@@ -14,7 +14,7 @@ const config::Section<GnnOptions>& gnn_section() {
   using O = GnnOptions;
   static const config::Section<O> s("gnn", "Sylvie distributed full-graph GNN training", [](auto& s) {
     s.field("mode", &O::mode, "What to run (the first word after `train-gnn`)")
-        .choices_described([] { return mode_choices(train_gnn_command()); });
+        .choices_described([] { return mode_choices("train-gnn"); });
     s.nest("graph", &O::graph, graph_section());
     s.field("parts", &O::parts, "Partitions = workers (inproc: threads; mpi/nccl under mpirun: unset means the rank count, set must equal it)").range(1, 4096);
     s.field("partitioner", &O::partitioner, "Partitioner").choices_described([] { return partitioner_registry().choices(); });

@@ -42,11 +42,17 @@ std::vector<std::string> CommandSpec::mode_names() const {
   return out;
 }
 
-std::vector<config::Choice> mode_choices(const CommandSpec& cmd) {
+namespace {
+std::vector<config::Choice> choices_of(const std::vector<CommandMode>& modes) {
   std::vector<config::Choice> out;
-  for (const auto& m : cmd.modes) out.push_back({m.name, m.description});
+  for (const auto& m : modes) out.push_back({m.name, m.description});
   return out;
 }
+}  // namespace
+
+std::vector<config::Choice> mode_choices(const std::string& command) { return choices_of(command_modes(command)); }
+
+std::vector<config::Choice> mode_choices(const CommandSpec& cmd) { return choices_of(cmd.modes); }
 
 void run_command(const CommandSpec& cmd, RunContext& ctx) {
   if (cmd.modes.empty()) {

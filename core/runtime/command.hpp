@@ -57,7 +57,10 @@ struct CommandSpec {
   std::vector<std::string> mode_names() const;
 };
 
-// The modes as config choices: `s.field("mode", ...).choices_described([] { return mode_choices(cmd()); })`.
+// The modes as config choices. A system's options file reads them from the mode table by command
+// name, so it needs neither the command's header nor its spec:
+//   s.field("mode", ...).choices_described([] { return mode_choices("simulate"); })
+std::vector<config::Choice> mode_choices(const std::string& command);
 std::vector<config::Choice> mode_choices(const CommandSpec& cmd);
 // Runs the command: the mode named by mode_key's resolved value, or `run` when it has no modes.
 void run_command(const CommandSpec& cmd, RunContext& ctx);

@@ -19,6 +19,7 @@
 #include "dataopt/app/setup.hpp"
 #include "dataopt/data/idx.hpp"
 #include "dataopt/eval/claims.hpp"
+#include "dataopt/eval/comparison_methods.hpp"
 #include "dataopt/eval/probe.hpp"
 #include "dataopt/math/projection.hpp"
 #include "dataopt/pipeline/optimized_dataset.hpp"
@@ -31,17 +32,7 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-const char* describe(const std::string& m) {
-  if (m == "raw") return "raw pixels";
-  if (m == "random") return "random-init student";
-  if (m == "simclr") return "SimCLR student (contrastive, same pool)";
-  if (m == "dae") return "denoising-AE student (same pool)";
-  if (m == "coopt") return "CoOpt aligned, MLP student";
-  if (m == "coopt_noalign") return "CoOpt without alignment (T = I), MLP";
-  if (m == "coopt_cnn") return "CoOpt aligned, CNN student";
-  if (m == "central") return "single best prior, central";
-  return "?";
-}
+const std::string& describe(const std::string& m) { return comparison_method(m).label; }
 
 bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
@@ -49,6 +40,13 @@ bool has(const std::vector<std::string>& v, const std::string& x) { return std::
 std::string over_seeds(int seeds, bool sd) {
   if (seeds == 1) return "one seed";
   return std::string(sd ? "mean +- sd" : "mean") + " over " + std::to_string(seeds) + " seeds";
+}
+
+// Whether any of `methods` trains on `targets` (those targets are prepared only then).
+bool uses(const std::vector<std::string>& methods, StudentTargets targets) {
+  for (const auto& m : methods)
+    if (comparison_method(m).targets == targets) return true;
+  return false;
 }
 
 // An accuracy chart (percent) whose y axis starts at the 5-point step below the lowest value.
@@ -100,18 +98,18 @@ void compare_mode(RunContext& ctx) {
   const Tensor y = standardized(*device, od.targets);
   Tensor y_unaligned;
   if (od.targets_unaligned.defined()) y_unaligned = standardized(*device, od.targets_unaligned);
-  if (has(o.methods, "coopt_noalign") && !y_unaligned.defined())
+  if (uses(o.methods, StudentTargets::unaligned) && !y_unaligned.defined())
     throw ConfigError("coopt_noalign needs coopt.write_unaligned: true");
 
   // Upper reference: one prior embeds the whole pool centrally.
   Tensor y_central;
   std::string central_name = o.central_prior.empty() ? rep.names[static_cast<size_t>(rep.reference)] : o.central_prior;
-  if (has(o.methods, "central")) {
+  if (uses(o.methods, StudentTargets::central)) {
     auto it = std::find(rep.names.begin(), rep.names.end(), central_name);
     if (it == rep.names.end()) throw ConfigError("coopt.eval.central_prior '" + central_name + "' is not a prior name");
     const int k = static_cast<int>(it - rep.names.begin());
     Prior p = obtain_prior(s.plan, k, build_context(*device, s.plan, *s.data, k, od.geometry));
-    const Tensor w = random_projection(p.dim(), s.plan.common_dim, projection_seed(s.plan.seed, k));
+    const Tensor w = random_projection(p.dim(), s.plan.align.common_dim, projection_seed(s.plan.seed, k));
     y_central = standardized(*device, project(*device, p.embed(*device, od.images, iota_rows(0, od.images.rows())), w));
   }
 
@@ -125,12 +123,12 @@ void compare_mode(RunContext& ctx) {
     std::vector<ProbePoint> points;
   };
   std::vector<Job> jobs;
-  for (const auto& m : o.methods)  // slowest first, so the last jobs are short
-    if (m == "coopt_cnn")
+  for (const auto& m : o.methods)  // slowest (CNN students) first, so the last jobs are short
+    if (comparison_method(m).arch == StudentArch::cnn)
       for (int si = 0; si < o.seeds; ++si) jobs.push_back({si, m, {}});
   for (int si = 0; si < o.seeds; ++si)
     for (const auto& m : o.methods)
-      if (m != "coopt_cnn") jobs.push_back({si, m, {}});
+      if (comparison_method(m).arch != StudentArch::cnn) jobs.push_back({si, m, {}});
   std::vector<std::vector<int64_t>> few_rows(static_cast<size_t>(o.seeds));
   for (int si = 0; si < o.seeds; ++si)
     few_rows[static_cast<size_t>(si)] =
@@ -145,29 +143,29 @@ void compare_mode(RunContext& ctx) {
     ProbeData local = pd;  // shares nothing mutable with other jobs
     local.few_rows = few_rows[static_cast<size_t>(job.seed_index)];
     const std::string& m = job.method;
-    if (m == "raw") {
+    const ComparisonMethod& method = comparison_method(m);
+    if (method.arch == StudentArch::none) {
       const ProbePoint p = probe_features(job_device, local.pool_images, local.test_images, local, 0);
       for (int64_t e : epochs) job.points.push_back({static_cast<int>(e), p.few, p.all, 0});
     } else {
       StudentRun r;
-      r.arch = m == "coopt_cnn" ? o.cnn_arch : o.mlp_arch;
+      r.arch = method.arch == StudentArch::cnn ? o.cnn_arch : o.mlp_arch;
       r.geometry = od.geometry;
       r.fit = student_fit(o, derive_seed(seed, 0x51));
       r.eval_epochs = epochs;
       r.init_seed = derive_seed(seed, 0x1417);
-      r.objective = m == "random"   ? StudentObjective::none
-                    : m == "dae"    ? StudentObjective::denoise
-                    : m == "simclr" ? StudentObjective::contrastive
-                                    : StudentObjective::targets;
-      if (m == "simclr") {
+      r.objective = method.objective;
+      if (method.objective == StudentObjective::contrastive) {
         r.simclr = o.simclr;
         r.fit.lr = o.simclr.lr;
         r.fit.batch = o.simclr.batch;
         r.fit.augment = simclr_augment(o.simclr, r.fit.augment);
       }
-      r.targets = m == "coopt_noalign" ? &y_unaligned : m == "central" ? &y_central : &y;
+      const std::map<StudentTargets, const Tensor*> targets{
+          {StudentTargets::aligned, &y}, {StudentTargets::unaligned, &y_unaligned}, {StudentTargets::central, &y_central}};
+      if (method.targets != StudentTargets::none) r.targets = targets.at(method.targets);
       // The participants' weights come from the alignment, so only the aligned rows use them.
-      if (m == "coopt" || m == "coopt_cnn") r.weights = &od.weight;
+      if (method.weighted) r.weights = &od.weight;
       job.points = run_student(job_device, r, od.images, local);
     }
     log::info("coopt: seed {} {:<14} epoch {} few {:.4f} all {:.4f} ({:.1f}s)", seed, m, job.points.back().epoch,
@@ -243,7 +241,7 @@ void compare_mode(RunContext& ctx) {
       jm.push_back(Json(Json::Object{{"epoch", Json(epochs[e])}, {"few", Json(c.few[e].mean)}, {"few_sd", Json(c.few[e].sd)},
                                      {"all", Json(c.all[e].mean)}, {"all_sd", Json(c.all[e].sd)}}));
     }
-    if (m != "raw" && m != "random") {  // untrained rows take no training time
+    if (comparison_method(m).trains()) {  // untrained rows take no training time
       pt.x = c.seconds;
       pt.y = pf.y;
       plot_time.push_back(pt);

@@ -38,7 +38,7 @@ void record_inputs(RunContext& ctx, const Setup& s) {
                                                                           : std::vector<std::string>{"train", "test"};
     for (const std::string& split : splits)
       for (const char* kind : {"images", "labels"})
-        ctx.record_input("coopt.data." + split + "." + kind, find_idx_file(s.opt.data_dir, split, kind));
+        ctx.record_input("coopt.data." + split + "." + kind, find_idx_file(s.opt.data.dir, split, kind));
   }
   for (const PriorSpec& spec : s.plan.priors) {
     if (spec.target_data() && spec.rows_end > spec.rows_begin) continue;  // learns from the target files above
@@ -57,16 +57,7 @@ Setup make_setup(RunContext& ctx) {
   s.opt = ctx.get(coopt_section());
   s.device = ctx.get(device_section());
   const CooptOptions& o = s.opt;
-  DataSourceSpec ds;
-  ds.source = o.data_source;
-  ds.dir = o.data_dir;
-  ds.synthetic_train = o.synthetic_train;
-  ds.synthetic_test = o.synthetic_test;
-  ds.synthetic_shift = o.synthetic_shift;
-  ds.synthetic_noise = o.synthetic_noise;
-  ds.cache_dir = o.data_cache_dir;
-  ds.seed = 1;  // the synthetic dataset is fixed; run.seed varies the method, not the data
-  s.data = std::make_unique<DataSource>(ds);
+  s.data = std::make_unique<DataSource>(o.data);
   if (o.pool_begin + o.pool_size > s.data->train_count())
     throw ConfigError("coopt.pool.begin + coopt.pool.size = " + std::to_string(o.pool_begin + o.pool_size) +
                       " exceeds the " + std::to_string(s.data->train_count()) + " train images of " + s.data->describe());
@@ -84,15 +75,7 @@ Setup make_setup(RunContext& ctx) {
                         std::to_string(o.pool_begin + o.pool_size) + "); priors must not see pool images");
   p.pool_begin = o.pool_begin;
   p.pool_size = o.pool_size;
-  p.align_fraction = o.align_fraction;
-  p.common_dim = o.common_dim;
-  p.ridge = o.ridge;
-  p.align_map = o.align_map;
-  p.intercept = o.align_intercept;
-  p.weighting = o.weighting;
-  p.uniformity_t = o.uniformity_t;
-  p.center_uniformity = o.center_uniformity;
-  p.reference = o.reference;
+  p.align = o.align;
   p.seed = ctx.seed();
   p.priors_dir = o.priors_dir.empty() ? ctx.path("priors") : fs::path(o.priors_dir);
   p.dataset_dir = o.dataset_dir.empty() ? ctx.path("optimized") : fs::path(o.dataset_dir);

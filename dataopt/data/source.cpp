@@ -13,6 +13,26 @@
 
 namespace mlsys::dataopt {
 
+const config::Section<DataSourceSpec>& data_source_section() {
+  using D = DataSourceSpec;
+  static const config::Section<D> s("data", "CoOpt target dataset", [](auto& s) {
+    s.field("source", &D::source, "auto (IDX folder when present, else synthetic), idx or synthetic")
+        .choices({"auto", "idx", "synthetic"});
+    s.field("dir", &D::dir, "IDX dataset folder (train-/t10k- images and labels, gzipped or not)");
+    s.field("cache_dir", &D::cache_dir,
+            "Folder for uncompressed copies of gzipped IDX image files, made once on first use, so each rank reads "
+            "only its rows (\"\": read the .gz, inflating it up to the last row needed)");
+    s.field("synthetic_train", &D::synthetic_train, "Synthetic train images").range(10, 1e7);
+    s.field("synthetic_test", &D::synthetic_test, "Synthetic test images").range(10, 1e7);
+    s.field("synthetic_shift", &D::synthetic_shift,
+            "Synthetic images: largest offset of a sample from its class prototype, pixels per axis (larger: harder)")
+        .range(0, 14);
+    s.field("synthetic_noise", &D::synthetic_noise, "Synthetic images: sd of the Gaussian pixel noise")
+        .range(0, 2);
+  });
+  return s;
+}
+
 DataSource::DataSource(DataSourceSpec spec) : spec_(std::move(spec)) {
   if (spec_.source == "synthetic") {
     synthetic_ = true;

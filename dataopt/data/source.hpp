@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/config/schema.hpp"
 #include "dataopt/data/image_set.hpp"
 
 namespace mlsys::dataopt {
@@ -16,9 +17,12 @@ struct DataSourceSpec {
   int64_t synthetic_test = 1000;
   double synthetic_shift = 2;    // SyntheticSpec::max_shift
   double synthetic_noise = 0.08;  // SyntheticSpec::noise
-  uint64_t seed = 1;
+  uint64_t seed = 1;  // not a key: the synthetic dataset is fixed; run.seed varies the method, not the data
   std::string cache_dir;  // uncompressed copies of gzipped IDX image files ("": read the .gz)
 };
+
+// The data keys (coopt.data.*, all but seed), declared once; coopt_section() nests them.
+const config::Section<DataSourceSpec>& data_source_section();
 
 class DataSource {
  public:

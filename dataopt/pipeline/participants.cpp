@@ -152,7 +152,7 @@ Embedded embed_all(const Layout& lay, DeviceContext& ctx, const PoolRows& pr, st
               prior.embed(ctx, s_images, s_rows, kEmbedChunk)};
       em.dims[at(k)] = static_cast<double>(prior.dim());
       // Step 3 input: uniformity of the prior's own (normalized) embeddings on S.
-      em.scores[at(k)] = uniformity_score(ctx, l.z_s, plan.uniformity_t, plan.center_uniformity);
+      em.scores[at(k)] = uniformity_score(ctx, l.z_s, plan.align.uniformity_t, plan.align.center_uniformity);
       em.local.push_back(std::move(l));
     }
     log::debug("coopt: rank {} participant {} embedded {} rows in {:.3f}s", lay.rank, k, se - sb,
@@ -187,8 +187,8 @@ std::vector<Tensor> projections(const Layout& lay, DeviceContext& ctx, const std
   std::vector<Tensor> w(at(lay.K));
   for (int k = 0; k < lay.K; ++k) {
     const auto d = static_cast<int64_t>(dims[at(k)]);
-    w[at(k)] = lay.rank == 0 ? random_projection(d, lay.plan.common_dim, projection_seed(lay.plan.seed, k)).to(ctx)
-                             : Tensor::empty({d, lay.plan.common_dim}, DType::f32, ctx);
+    w[at(k)] = lay.rank == 0 ? random_projection(d, lay.plan.align.common_dim, projection_seed(lay.plan.seed, k)).to(ctx)
+                             : Tensor::empty({d, lay.plan.align.common_dim}, DType::f32, ctx);
     x.broadcast(w[at(k)], 0);
   }
   return w;
@@ -196,11 +196,11 @@ std::vector<Tensor> projections(const Layout& lay, DeviceContext& ctx, const std
 
 // Step 3: the reference prior: the configured one, else the most uniform embedding on S.
 int choose_reference(const Plan& plan, const std::vector<std::string>& names, const std::vector<double>& scores) {
-  if (plan.reference.empty())
+  if (plan.align.reference.empty())
     return static_cast<int>(std::min_element(scores.begin(), scores.end()) - scores.begin());
-  auto it = std::find(names.begin(), names.end(), plan.reference);
+  auto it = std::find(names.begin(), names.end(), plan.align.reference);
   if (it == names.end())
-    throw ConfigError("coopt.align.reference '" + plan.reference + "' is not a prior name (" + join(names, ", ") + ")");
+    throw ConfigError("coopt.align.reference '" + plan.align.reference + "' is not a prior name (" + join(names, ", ") + ")");
   return static_cast<int>(it - names.begin());
 }
 
@@ -214,9 +214,9 @@ void align_and_write(const Layout& lay, DeviceContext& ctx, Embedded& em, const 
   for (Local& l : em.local) {
     const Tensor& wk = w[at(l.k)];
     const Tensor a = project(ctx, l.z_s, wk);
-    const bool fit = l.k != ref && plan.align_map == "ridge";
+    const bool fit = l.k != ref && plan.align.map == "ridge";
     const Alignment t =
-        fit ? fit_alignment(ctx, a, b_ref, plan.ridge, plan.intercept) : identity_alignment(plan.common_dim);
+        fit ? fit_alignment(ctx, a, b_ref, plan.align.ridge, plan.align.intercept) : identity_alignment(plan.align.common_dim);
     before[at(l.k)] = mean_squared_diff(a, b_ref);
     after[at(l.k)] = mean_squared_diff(t.apply(ctx, a), b_ref);
     // Without a fit there is no R^2 (null in the manifest), and nothing to weigh (weight 1 below).
@@ -238,7 +238,7 @@ void align_and_write(const Layout& lay, DeviceContext& ctx, Embedded& em, const 
   rep.loo_r2 = combine(x, r2);
   // Step 6 input: how much the student should trust each participant's targets.
   for (int k = 0; k < lay.K; ++k)
-    rep.weight.push_back(plan.weighting == "none" || plan.align_map == "identity"
+    rep.weight.push_back(plan.align.weighting == "none" || plan.align.map == "identity"
                              ? 1.0
                              : std::clamp(rep.loo_r2[at(k)], 0.0, 1.0));
 }
@@ -249,15 +249,15 @@ Json manifest(const Plan& plan, const Geometry& g, int64_t m, const Embedded& em
   mf["format"] = "mlsys-coopt-optimized";
   mf["version"] = 1;
   mf["geometry"] = Json(Json::Array{Json(g.c), Json(g.h), Json(g.w)});
-  mf["common_dim"] = plan.common_dim;
+  mf["common_dim"] = plan.align.common_dim;
   mf["pool"] = Json(Json::Object{{"train_rows_begin", Json(plan.pool_begin)}, {"size", Json(plan.pool_size)}});
-  mf["alignment_set"] = Json(Json::Object{{"rows", Json(m)}, {"fraction", Json(plan.align_fraction)}});
+  mf["alignment_set"] = Json(Json::Object{{"rows", Json(m)}, {"fraction", Json(plan.align.fraction)}});
   mf["projection"] = Json(Json::Object{{"seed", Json(plan.seed)}, {"entries", "N(0, 1/n) from mlsys::Rng(derive_seed(seed, 0x9000 + k))"}});
-  mf["uniformity_t"] = plan.uniformity_t;
-  mf["ridge"] = plan.ridge;
-  mf["map"] = plan.align_map;
-  mf["intercept"] = plan.intercept;
-  mf["weighting"] = plan.weighting;
+  mf["uniformity_t"] = plan.align.uniformity_t;
+  mf["ridge"] = plan.align.ridge;
+  mf["map"] = plan.align.map;
+  mf["intercept"] = plan.align.intercept;
+  mf["weighting"] = plan.align.weighting;
   mf["reference"] = rep.names[at(rep.reference)];
   Json parts = Json::array();
   for (int k = 0; k < plan.participants(); ++k) {
@@ -302,7 +302,7 @@ ParticipantReport run_participants(comm::Communicator& comm, DeviceContext& ctx,
   rep.alignment_rows = static_cast<int64_t>(s_rows.size());
   rep.reference = choose_reference(plan, rep.names, em.scores);
   const int ref = rep.reference;
-  Tensor b_ref = Tensor::empty({rep.alignment_rows, plan.common_dim}, DType::f32, ctx);
+  Tensor b_ref = Tensor::empty({rep.alignment_rows, plan.align.common_dim}, DType::f32, ctx);
   for (const Local& l : em.local)
     if (l.k == ref) b_ref = project(ctx, l.z_s, w[at(ref)]);
   x.broadcast(b_ref, ref % lay.size);

@@ -4,6 +4,9 @@
 #include <vector>
 
 #include "core/config/schema.hpp"
+#include "sched/schedmate/advisor/advisor.hpp"
+#include "sched/schedmate/analyzer/analyzer.hpp"
+#include "sched/schedmate/io/bounded_input.hpp"
 
 namespace mlsys::schedmate {
 
@@ -20,12 +23,8 @@ struct SchedmateOptions {
   std::vector<std::string> logs;      // more log files or folders (none = generated logs)
   std::string annotations = "skip";   // skip | read: curator lines "# LABEL: ..." in sample logs
   std::string script_dir;             // folder "@file" scripts must be in ("" = the jobs file's folder)
-  // Input limits.
-  int64_t max_log_bytes = int64_t{256} << 20;
-  int64_t max_jobs_bytes = int64_t{256} << 20;
-  int64_t max_script_bytes = int64_t{1} << 20;
-  int64_t max_line_bytes = int64_t{64} << 10;
-  int max_json_depth = 32;
+  // Input limits (limits.*, declared beside the readers: io/bounded_input.hpp).
+  InputLimits limits;
   // Tracker.
   bool follow = false;
   double poll_interval_s = 0.2;
@@ -34,9 +33,8 @@ struct SchedmateOptions {
   double stall_factor = 2.5;
   double total_steps = 0;             // run length when the log never states it (0 = unknown)
   int series_every = 1;               // keep every n-th progress point in progress.csv
-  // Advisor.
-  int k = 5;
-  double min_similarity = 0.55;
+  // Advisor (k, min_similarity: advisor/advisor.hpp).
+  AdvisorOptions advisor;
   // Generated inputs (demo, genlogs, evaluate).
   int gen_jobs = 300;
   int gen_logs_per_case = 2;          // logs per (format, failure category)
@@ -49,20 +47,8 @@ struct SchedmateOptions {
   std::string eval_labelled_logs;     // folder of real logs + labels.csv ("" = skip)
   std::string eval_mlperf_logs;       // folder of MLPerf result logs ("" = skip)
   std::string eval_mlperf_runs;       // their runs.csv (status = ground truth)
-  // openai analyzer.
-  std::string openai_url = "http://127.0.0.1:8080/v1/chat/completions";
-  std::string openai_model = "local";
-  std::string openai_api_key_env;
-  double openai_timeout_s = 30;
-  int openai_retries = 2;
-  std::string openai_cache_dir;
-  int openai_max_calls_per_job = 3;
-  int openai_max_calls = 200;          // per run; then the embedded analyzer answers
-  double openai_max_total_s = 120;     // LLM time per run; then the embedded analyzer answers
-  std::string openai_proxy;            // "" = the environment's https_proxy / http_proxy / no_proxy
-  std::string openai_ca_file;          // "" = the system's CA certificates
-  std::string openai_response_format = "json_schema";  // json_schema | json_object | none
-  bool openai_audit = false;           // requests and replies to llm_audit.jsonl (key redacted)
+  // openai analyzer (openai.*: analyzer/analyzer.hpp).
+  AnalyzerOptions openai;
 };
 
 const config::Section<SchedmateOptions>& schedmate_section();

@@ -1,6 +1,18 @@
 #include "sim/engine/engine_options.hpp"
 
+#include "sched/api/placer.hpp"
+#include "sched/api/policy.hpp"
+
 namespace mlsys::sim {
+
+const config::Section<EngineOptions>& engine_scheduling_section() {
+  using E = EngineOptions;
+  static const config::Section<E> s("engine", "Scheduling and placement", [](auto& s) {
+    s.field("policy", &E::policy, "Scheduling policy").choices_described([] { return sched::policy_registry().choices(); });
+    s.field("placer", &E::placer, "Placement policy").choices_described([] { return sched::placer_registry().choices(); });
+  });
+  return s;
+}
 
 const config::Section<EngineOptions>& engine_costs_section() {
   using E = EngineOptions;

@@ -1,8 +1,8 @@
 #pragma once
 // What one engine run is told: policy and placer (with the policies' tunables), the costs of
 // preemption and migration, the slowdown and congestion model, sampling, retries, quotas. The
-// config keys of the tunables are declared here, once; sim/run/sim_options.cpp nests them into the
-// `sim:` section, in three blocks because the keys keep the places they always had there.
+// config keys of policy, placer and the tunables are declared here, once; sim/run/sim_options.cpp
+// nests them into the `sim:` section, in four blocks because the keys keep the places they always had there.
 #include <cstdint>
 #include <string>
 
@@ -42,6 +42,8 @@ struct EngineOptions {
   bool fgd_samples = false;        // compute the FGD fragmentation score at each sample
 };
 
+// policy and placer (the keys sim.policy and sim.placer; a compare sweep sets them per run).
+const config::Section<EngineOptions>& engine_scheduling_section();
 // preempt_*, migrate_* (sched/api/penalty.hpp), slowdown, slowdown_per_extra_node,
 // slowdown_per_extra_rack, congestion_per_job.
 const config::Section<EngineOptions>& engine_costs_section();

@@ -17,8 +17,8 @@ std::vector<RunConfig> sweep(const SimOptions& o) {
     return list;
   };
   std::vector<RunConfig> out;
-  for (const auto& p : or_one(o.compare_policies, o.policy))
-    for (const auto& pl : or_one(o.compare_placers, o.placer))
+  for (const auto& p : or_one(o.compare_policies, o.engine.policy))
+    for (const auto& pl : or_one(o.compare_placers, o.engine.placer))
       for (const auto& e : or_one(o.compare_estimators, o.estimator))
         for (double l : or_one(o.compare_load_factors, o.load_factor))
           for (double s : or_one(o.compare_cluster_scales, o.cluster.scale))

@@ -17,7 +17,7 @@ void fill_mode(RunContext& ctx) {
   std::string source;
   auto jobs = load_jobs(ctx, source);
   std::vector<std::string> placers = o.compare_placers;
-  if (placers.empty()) placers.push_back(o.placer);
+  if (placers.empty()) placers.push_back(o.engine.placer);
   std::vector<FillCurve> curves(placers.size());
   std::vector<std::exception_ptr> errors;
   auto t0 = std::chrono::steady_clock::now();

@@ -2,7 +2,7 @@
 
 #include "sched/api/placer.hpp"
 #include "sched/api/policy.hpp"
-#include "sim/command.hpp"
+#include "core/runtime/command.hpp"
 #include "sim/estimators/estimator.hpp"
 
 namespace mlsys::sim {
@@ -11,9 +11,8 @@ const config::Section<SimOptions>& sim_section() {
   using S = SimOptions;
   static const config::Section<S> s("sim", "Cluster simulator (AnalySIM)", [](auto& s) {
     s.field("mode", &S::mode, "What to run (the first word after `simulate`)")
-        .choices_described([] { return mode_choices(simulate_command()); });
-    s.field("policy", &S::policy, "Scheduling policy").choices_described([] { return sched::policy_registry().choices(); });
-    s.field("placer", &S::placer, "Placement policy").choices_described([] { return sched::placer_registry().choices(); });
+        .choices_described([] { return mode_choices("simulate"); });
+    s.nest("", &S::engine, engine_scheduling_section());
     s.field("estimator", &S::estimator, "Duration estimator for SJF/QSSF/SRTF/EASY").choices_described([] { return estimator_registry().choices(); });
     s.field("hints_file", &S::hints_file, "estimator hints: CSV job_id,predicted_duration_s,uncertainty_s,failure_action");
     s.field("default_estimate_s", &S::default_estimate_s, "Estimate when no history exists yet (seconds)").range(0, 1e12);

@@ -14,15 +14,14 @@ namespace mlsys::sim {
 
 struct SimOptions {
   std::string mode = "run";  // run | compare | stats | generate | tracegen | helios | fill
-  std::string policy = "fifo";
-  std::string placer = "consolidate";
   std::string estimator = "oracle";
   std::string hints_file;
   double default_estimate_s = 3600;
   double load_factor = 1;  // arrival times divided by this (2 = twice the load)
   // Declared once beside the code that reads them, nested here (keys unchanged): cluster.*
-  // (ClusterOptions), preempt_*/migrate_*/slowdown*/congestion_per_job, the policy tunables and
-  // sample_interval_s (EngineOptions; policy, placer and seed are set per run), retry.* (RetryOptions).
+  // (ClusterOptions), policy, placer, preempt_*/migrate_*/slowdown*/congestion_per_job, the policy
+  // tunables and sample_interval_s (EngineOptions; a compare sweep sets policy and placer per run,
+  // seed comes from run.seed), retry.* (RetryOptions).
   ClusterOptions cluster;
   EngineOptions engine;
   RetryOptions retry;

@@ -78,7 +78,7 @@ std::string RunConfig::label() const {
 }
 
 RunConfig base_config(const SimOptions& o) {
-  return RunConfig{o.policy, o.placer, o.estimator, o.load_factor, o.cluster.scale, o.retry.policy};
+  return RunConfig{o.engine.policy, o.engine.placer, o.estimator, o.load_factor, o.cluster.scale, o.retry.policy};
 }
 
 namespace {

@@ -414,4 +414,13 @@ double median_ape(const std::vector<double>& p, const std::vector<double>& t) {
   return e.size() % 2 ? e[m] : 0.5 * (e[m - 1] + e[m]);
 }
 
+const config::Section<AdvisorOptions>& advisor_section() {
+  using A = AdvisorOptions;
+  static const config::Section<A> s("advisor", "SchedMate Scheduling Advisor", [](auto& s) {
+    s.field("k", &A::k, "Advisor: neighbours used").range(1, 100);
+    s.field("min_similarity", &A::min_similarity, "Advisor: least similarity of a neighbour").range(0, 1);
+  });
+  return s;
+}
+
 }  // namespace mlsys::schedmate

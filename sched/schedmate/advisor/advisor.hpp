@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/schema.hpp"
 #include "core/util/json.hpp"
 #include "sched/schedmate/advisor/facts.hpp"
 #include "sched/schedmate/advisor/tfidf.hpp"
@@ -26,6 +27,10 @@ struct AdvisorOptions {
   // duration in the accelerator count before history has shown one (duration ~ count^-alpha).
   double prior_scaling_alpha = 0.8;
 };
+
+// The advisor's config keys (schedmate.k, schedmate.min_similarity), declared once; the others
+// are the method's constants, not settings.
+const config::Section<AdvisorOptions>& advisor_section();
 
 struct AdvisedJob {  // one job as the advisor sees it
   std::string id, user, name, vc;

@@ -8,10 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "core/config/schema.hpp"
 #include "core/registry/registry.hpp"
 #include "core/util/json.hpp"
 #include "sched/schedmate/advisor/facts.hpp"
 #include "sched/schedmate/failure/failure_handler.hpp"
+#include "sched/schedmate/io/bounded_input.hpp"
 #include "sched/schedmate/tracker/learned_format.hpp"
 
 namespace mlsys::schedmate {
@@ -29,9 +31,14 @@ struct AnalyzerOptions {
   std::string proxy;              // "" = the environment's
   std::string ca_file;            // "" = the system's
   std::string response_format = "json_schema";  // json_schema | json_object | none
+  bool audit = false;             // the run sets audit_path when true
   std::string audit_path;         // "" = no audit log; else JSONL of requests and replies, key redacted
-  int max_json_depth = 32;
+  // Not an analyzer key: the run copies schedmate.limits.max_json_depth here (one key, two readers).
+  int max_json_depth = InputLimits{}.max_json_depth;
 };
+
+// The openai analyzer's config keys (schedmate.openai.*), declared once; schedmate_section() nests them.
+const config::Section<AnalyzerOptions>& analyzer_section();
 
 struct AnalyzerStats {
   int64_t calls = 0;       // requests sent

@@ -11,6 +11,18 @@ namespace mlsys::schedmate {
 
 namespace fs = std::filesystem;
 
+const config::Section<InputLimits>& input_limits_section() {
+  using L = InputLimits;
+  static const config::Section<L> s("limits", "SchedMate input limits", [](auto& s) {
+    s.field("max_log_bytes", &L::max_log_bytes, "Largest log file read").range(1, int64_t{1} << 40);
+    s.field("max_jobs_bytes", &L::max_jobs_bytes, "Largest JSONL file of job specs read").range(1, int64_t{1} << 40);
+    s.field("max_script_bytes", &L::max_script_bytes, "Largest \"@file\" script read").range(1, int64_t{1} << 32);
+    s.field("max_line_bytes", &L::max_line_bytes, "Longer log lines are cut (and counted)").range(80, int64_t{1} << 30);
+    s.field("max_json_depth", &L::max_json_depth, "Deepest nesting accepted in a server's JSON reply").range(4, 200);
+  });
+  return s;
+}
+
 std::string read_regular_file(const fs::path& path, int64_t max_bytes, const std::string& limit_key) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);

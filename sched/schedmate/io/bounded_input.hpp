@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/config/schema.hpp"
+
 namespace mlsys::schedmate {
 
 struct InputLimits {
@@ -16,8 +18,11 @@ struct InputLimits {
   int64_t max_jobs_bytes = int64_t{256} << 20;  // a JSONL file of job specs
   int64_t max_script_bytes = int64_t{1} << 20;  // a job's script read through "@file"
   size_t max_line_bytes = size_t{64} << 10;     // longer lines are cut (and counted)
-  int max_json_depth = 32;                      // nesting of a server's JSON reply
+  int max_json_depth = 32;                      // nesting of a server's JSON reply (and of a JSONL job spec)
 };
+
+// The limits' config keys (schedmate.limits.*), declared once; schedmate_section() nests them.
+const config::Section<InputLimits>& input_limits_section();
 
 // The content of a regular file of at most `max_bytes`. Throws InputError naming the file and
 // `limit_key` (the config key to raise) when it is larger, and for anything but a regular file.

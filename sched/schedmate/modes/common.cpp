@@ -14,28 +14,13 @@
 namespace mlsys::schedmate {
 
 std::unique_ptr<Analyzer> make_analyzer(const RunContext& ctx, const SchedmateOptions& o) {
-  AnalyzerOptions a;
-  a.url = o.openai_url;
-  a.model = o.openai_model;
-  a.api_key_env = o.openai_api_key_env;
-  a.timeout_s = o.openai_timeout_s;
-  a.retries = o.openai_retries;
-  a.cache_dir = o.openai_cache_dir;
-  a.max_calls_per_job = o.openai_max_calls_per_job;
-  a.max_calls = o.openai_max_calls;
-  a.max_total_s = o.openai_max_total_s;
-  a.proxy = o.openai_proxy;
-  a.ca_file = o.openai_ca_file;
-  a.response_format = o.openai_response_format;
-  a.max_json_depth = o.max_json_depth;
-  if (o.openai_audit) a.audit_path = ctx.path("llm_audit.jsonl").string();
-  return analyzer_registry().create(o.analyzer, a);
+  return analyzer_registry().create(o.analyzer, analyzer_options(o, ctx.path("llm_audit.jsonl").string()));
 }
 
-AdvisorOptions advisor_options(const SchedmateOptions& o) {
-  AdvisorOptions a;
-  a.k = o.k;
-  a.min_similarity = o.min_similarity;
+AnalyzerOptions analyzer_options(const SchedmateOptions& o, const std::string& audit_path) {
+  AnalyzerOptions a = o.openai;
+  a.max_json_depth = o.limits.max_json_depth;
+  a.audit_path = a.audit ? audit_path : std::string();
   return a;
 }
 
@@ -56,7 +41,7 @@ std::vector<AdvisedJob> input_jobs(RunContext& ctx, const SchedmateOptions& o, A
     s.format = o.jobs_format;
     s.gpu_type = o.gpu_type;
     s.throughputs = o.throughputs;
-    s.limits = input_limits(o);
+    s.limits = o.limits;
     s.script_dir = o.script_dir;
     s.exclude_ids = o.exclude_ids;
     jobs = load_jobs(s);
@@ -107,22 +92,12 @@ std::vector<std::string> input_log_files(const SchedmateOptions& o) {
   return out;
 }
 
-InputLimits input_limits(const SchedmateOptions& o) {
-  InputLimits l;
-  l.max_log_bytes = o.max_log_bytes;
-  l.max_jobs_bytes = o.max_jobs_bytes;
-  l.max_script_bytes = o.max_script_bytes;
-  l.max_line_bytes = static_cast<size_t>(o.max_line_bytes);
-  l.max_json_depth = o.max_json_depth;
-  return l;
-}
-
 Json LogReadStats::to_json() const {
   return Json(Json::Object{{"files", files}, {"cut_lines", cut_lines}, {"annotations_skipped", annotations}});
 }
 
 std::vector<std::string> read_log_lines(const std::string& path, const SchedmateOptions& o, LogReadStats* stats) {
-  LogText t = read_log(path, input_limits(o), o.annotations == "read");
+  LogText t = read_log(path, o.limits, o.annotations == "read");
   if (stats) {
     ++stats->files;
     stats->cut_lines += t.cut_lines;
@@ -159,7 +134,7 @@ Table hints_table(const std::vector<Prediction>& preds, const std::map<std::stri
 AdviseOutcome advise_jobs(RunContext& ctx, const std::vector<AdvisedJob>& jobs,
                           const std::map<std::string, FailureAction>& actions, const SchedmateOptions& o) {
   AdviseOutcome out;
-  out.result = predict_online_by_vc(jobs, advisor_options(o));
+  out.result = predict_online_by_vc(jobs, o.advisor);
   Table pred({"job_id", "user", "name", "submit_time", "predicted_duration_s", "uncertainty_s", "steps_per_s", "source",
               "similarity", "helios_style_s", "true_duration_s", "model", "batch_size", "steps", "num_gpus"});
   std::string jsonl;

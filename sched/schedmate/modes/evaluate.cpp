@@ -101,7 +101,7 @@ void summarize_durations(RunContext& ctx, const Table& acc) {
 // The unseen-model protocol: each job type held out of every history.
 void evaluate_unseen_types(RunContext& ctx, const std::vector<AdvisedJob>& jobs, const SchedmateOptions& o,
                            const OnlineOptions& online) {
-  Table unseen = unseen_type_table(jobs, advisor_options(o), online);
+  Table unseen = unseen_type_table(jobs, o.advisor, online);
   unseen.set_precision(4);
   ctx.write_table("unseen_types.csv", unseen);
   Json u = Json::object();
@@ -170,14 +170,14 @@ void run_evaluate(RunContext& ctx) {
   const auto& o = ctx.get(schedmate_section());
   require_real_log_inputs(o);
   auto analyzer = make_analyzer(ctx, o);
-  const InputLimits limits = input_limits(o);
+  const InputLimits& limits = o.limits;
   // 1) Duration prediction, per group and overall, every estimator under one protocol.
   auto jobs = input_jobs(ctx, o, *analyzer);
   OnlineOptions online;
   online.gbdt = o.eval_baselines;
   online.previous = o.eval_baselines;
   online.seed = ctx.seed();
-  const OnlineResult r = predict_online_by_vc(jobs, advisor_options(o), online);
+  const OnlineResult r = predict_online_by_vc(jobs, o.advisor, online);
   Table acc = accuracy_table(jobs, r, group_of(o.eval_group_by));
   acc.set_precision(4);
   ctx.write_table("duration_accuracy.csv", acc);

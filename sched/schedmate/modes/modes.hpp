@@ -18,7 +18,9 @@ namespace mlsys::schedmate {
 
 // ---- shared helpers ----
 std::unique_ptr<Analyzer> make_analyzer(const RunContext& ctx, const SchedmateOptions& o);
-AdvisorOptions advisor_options(const SchedmateOptions& o);
+// The analyzer's options: schedmate.openai.*, schedmate.limits.max_json_depth (the same limit the
+// job reader applies) and, when openai.audit is set, `audit_path`.
+AnalyzerOptions analyzer_options(const SchedmateOptions& o, const std::string& audit_path);
 // Jobs from schedmate.jobs, or generated ones; facts filled by the analyzer. The files read are
 // recorded in summary.json ("inputs": jobs, throughputs).
 std::vector<AdvisedJob> input_jobs(RunContext& ctx, const SchedmateOptions& o, Analyzer& analyzer);
@@ -32,7 +34,6 @@ struct LogReadStats {
   Json to_json() const;
 };
 std::vector<std::string> read_log_lines(const std::string& path, const SchedmateOptions& o, LogReadStats* stats = nullptr);
-InputLimits input_limits(const SchedmateOptions& o);
 
 // Advisor over jobs in the online protocol; writes predictions.{jsonl,csv} and hints.csv.
 struct AdviseOutcome {

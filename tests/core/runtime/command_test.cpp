@@ -31,6 +31,15 @@ TEST_CASE("modes registered from separate places form one table sorted by name")
   CHECK(command_modes("no-such-command").empty());
 }
 
+TEST_CASE("an options file reads a command's mode choices from the mode table by the command's name") {
+  auto by_name = mode_choices("test-cmd");
+  REQUIRE(by_name.size() == 2);
+  CHECK(by_name[0].name == "alpha");
+  CHECK(by_name[0].description == "first mode");
+  CHECK(by_name[1].name == "beta");
+  CHECK(mode_choices("no-such-command").empty());
+}
+
 TEST_CASE("a mode registered twice is a programming error") {
   CHECK_THROWS_AS(add_command_mode("test-cmd", {"alpha", "again", [](RunContext&) {}}), std::logic_error);
 }

@@ -6,6 +6,7 @@
 #include "core/util/json.hpp"
 #include "dataopt/data/idx.hpp"
 #include "dataopt/data/synthetic.hpp"
+#include "dataopt/eval/comparison_methods.hpp"
 #include "tests/common/test_util.hpp"
 
 using namespace mlsys;
@@ -61,6 +62,11 @@ TEST_CASE("coopt compare on an IDX folder given by path, deterministic, reusable
   CHECK(a.out.find("single best prior, central") != std::string::npos);
   const std::string csv = test::read_text(dir / "a/comparison.csv");
   CHECK(csv.find("coopt_noalign,2,") != std::string::npos);
+  // The default methods are the whole method table, and each entry ran: its rows and its label.
+  for (const ComparisonMethod& m : comparison_methods()) {
+    CHECK_MESSAGE(csv.find("\n" + m.name + ",2,") != std::string::npos, m.name);
+    CHECK_MESSAGE(a.out.find(m.label) != std::string::npos, m.name);
+  }
   CHECK(test::read_text(dir / "a/accuracy_few_labels.svg").find("</svg>") != std::string::npos);
   // The claims in summary.json are the table's numbers: aligned minus unaligned at the last epoch.
   auto few_at = [&](const std::string& method, const std::string& epoch) {

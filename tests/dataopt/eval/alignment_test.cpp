@@ -34,9 +34,9 @@ TEST_CASE("alignment helps: aligned targets train better students than unaligned
     {name: r3, kind: random, arch: "mlp:48"}])"), "test"});
   plan.pool_begin = 500;
   plan.pool_size = 800;
-  plan.align_fraction = 0.1;
-  plan.common_dim = 16;
-  plan.reference = "sup";
+  plan.align.fraction = 0.1;
+  plan.align.common_dim = 16;
+  plan.align.reference = "sup";
   plan.priors_dir = dir / "priors";
   plan.dataset_dir = dir / "opt";
   CommOptions co;

@@ -44,7 +44,8 @@ TEST_CASE("a claim holds only for a gain above the margin and its own spread ove
 }
 
 TEST_CASE("the comparison's claims compare two different rows that coopt.eval.methods offers") {
-  const std::vector<std::string> methods = CooptOptions{}.methods;  // the default list holds every row
+  const CooptOptions defaults;
+  const std::vector<std::string> methods = defaults.methods;  // the default list holds every row
   auto offered = [&](const std::string& m) { return std::find(methods.begin(), methods.end(), m) != methods.end(); };
   REQUIRE(comparison_claims().size() >= 2);
   for (const Claim& c : comparison_claims()) {

@@ -26,8 +26,8 @@ Plan tiny_plan(const std::filesystem::path& root) {
     {name: rnd, kind: random, arch: "cnn:2:10"}])"), "test"});
   p.pool_begin = 400;
   p.pool_size = 300;
-  p.align_fraction = 0.1;
-  p.common_dim = 8;
+  p.align.fraction = 0.1;
+  p.align.common_dim = 8;
   p.priors_dir = root / "priors";
   p.dataset_dir = root / "opt";
   return p;
@@ -82,10 +82,10 @@ TEST_CASE("participant phase: inproc ranks give the same targets as one rank") {
     if (static_cast<int>(k) != one.reference) CHECK(one.mse_after[k] < one.mse_before[k]);
   // The reference override picks by name.
   Plan p3 = plan;
-  p3.reference = "dae";
+  p3.align.reference = "dae";
   p3.dataset_dir = dir / "opt-ref";
   CHECK(run(p3, src, 1).reference == 1);
-  p3.reference = "nope";
+  p3.align.reference = "nope";
   CHECK_THROWS_AS(run(p3, src, 1), ConfigError);
 }
 
@@ -95,7 +95,7 @@ TEST_CASE("participant phase: shards embedded in slices by every rank stay bit-i
   DataSource src = test_fixtures::synthetic_source(1400);
   Plan plan = tiny_plan(dir.path());
   plan.pool_size = 900;
-  plan.align_fraction = 0.05;
+  plan.align.fraction = 0.05;
   ParticipantReport one = run(plan, src, 1);
   OptimizedDataset a = read_optimized(plan.dataset_dir);
   CHECK(a.images.rows() == 900);
@@ -103,7 +103,7 @@ TEST_CASE("participant phase: shards embedded in slices by every rank stay bit-i
   CHECK(a.weight.front() == static_cast<float>(one.weight[0]));
   same_for_more_ranks(plan, src, dir.path(), one, a);
   // weighting: none gives every participant weight 1.
-  plan.weighting = "none";
+  plan.align.weighting = "none";
   plan.dataset_dir = dir / "unweighted";
   for (double w : run(plan, src, 2).weight) CHECK(w == 1.0);
 }
@@ -115,7 +115,7 @@ TEST_CASE("participant weights measure how well each participant predicts the re
   test::TempDir dir("weights");
   DataSource src = tiny_source();
   Plan plan = tiny_plan(dir.path());
-  plan.common_dim = 16;
+  plan.align.common_dim = 16;
   plan.priors = parse_prior_specs({YAML::Load(R"([{name: sup, kind: supervised, arch: "mlp:8", rows: [0, 200], epochs: 1}])"), "t"});
   {
     DeviceContext device(Device::cpu());
@@ -129,7 +129,7 @@ TEST_CASE("participant weights measure how well each participant predicts the re
                                               " {name: copy, kind: file, path: '" + (dir / "priors/sup.prior").string() + "'},"
                                               " {name: noise, kind: embeddings, path: '" + (dir / "noise.npy").string() + "'}]"),
                                    "t"});
-  plan.reference = "sup";
+  plan.align.reference = "sup";
   const ParticipantReport r = run(plan, src, 1);
   CHECK(r.weight[0] == 1.0);  // the reference itself
   CHECK(r.loo_r2[1] > 0.95);
