@@ -32,6 +32,9 @@ const config::Section<SchedmateOptions>& schedmate_section() {
     s.field("poll_interval_s", &O::poll_interval_s, "follow: seconds between polls").range(0.001, 5);
     s.field("idle_timeout_s", &O::idle_timeout_s, "follow: stop after this long without new lines").range(0.01, 86400);
     s.field("max_follow_s", &O::max_follow_s, "follow: stop after this long in any case").range(0.01, 604800);
+    s.field("follow_wait_s", &O::follow_wait_s,
+            "follow: seconds to wait for a log that does not exist yet (a job not started); 0: the log must exist")
+        .range(0, 604800);
     s.field("stall_factor", &O::stall_factor, "Stall: no progress for this many times the usual gap").range(1.1, 100);
     s.field("total_steps", &O::total_steps, "Run length when a log never states it (0 = unknown)").min(0);
     s.field("series_every", &O::series_every, "Keep every n-th progress point in progress.csv").range(1, 1000000);

@@ -30,6 +30,7 @@ struct SchedmateOptions {
   double poll_interval_s = 0.2;
   double idle_timeout_s = 30;
   double max_follow_s = 3600;
+  double follow_wait_s = 0;  // --follow: how long a log that does not exist yet is waited for (0: it must exist)
   double stall_factor = 2.5;
   double total_steps = 0;             // run length when the log never states it (0 = unknown)
   int series_every = 1;               // keep every n-th progress point in progress.csv

@@ -82,11 +82,12 @@ std::vector<std::string> input_log_files(const SchedmateOptions& o) {
       if (found.empty()) throw Error("log folder " + p + " holds no *.log or *.txt files (schedmate.logs)");
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());
-    } else if (fs::exists(p) || o.follow) {
+    } else if (fs::exists(p) || (o.follow && o.follow_wait_s > 0)) {  // a followed log may appear later
       out.push_back(p);
     } else {
       require_input(p, p == o.log ? "schedmate.log (--log)" : "schedmate.logs", InputKind::Any,
-                    "a job log file or a folder of *.log files");
+                    o.follow ? "a job log file (set schedmate.follow_wait_s to wait for one that a job will write)"
+                             : "a job log file or a folder of *.log files");
     }
   }
   return out;

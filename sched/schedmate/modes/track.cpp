@@ -65,6 +65,7 @@ void run_track(RunContext& ctx) {
     fo.poll_interval_s = o.poll_interval_s;
     fo.idle_timeout_s = o.idle_timeout_s;
     fo.max_s = o.max_follow_s;
+    fo.wait_s = o.follow_wait_s;
     fo.max_line_bytes = o.limits.max_line_bytes;
     std::vector<std::string> tail;
     auto res = follow_file(files[0], tr, fo, [&](const std::string& line) {

@@ -1,5 +1,7 @@
 #include "sched/schedmate/tracker/follow.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -41,6 +43,9 @@ FollowResult follow_file(const std::string& path, MetricTracker& tracker, const 
         throw InputError(path + ": not a regular file (devices and FIFOs are not followed); name a log file");
       in.open(path, std::ios::binary);
       if (!in.is_open() && !opt.wait_for_file) throw Error("cannot open log " + path + " to follow");
+      if (!in.is_open() && opt.wait_s > 0 && seconds_since(start) > opt.wait_s)
+        throw InputError(path + ": the log did not appear within schedmate.follow_wait_s = " +
+                         fmt::format("{:g}", opt.wait_s) + " s; check the path or wait longer");
     }
     bool got = false;
     if (in.is_open()) {

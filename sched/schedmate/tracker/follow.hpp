@@ -14,6 +14,7 @@ struct FollowOptions {
   double idle_timeout_s = 30;
   double max_s = 3600;
   bool wait_for_file = true;     // the file may not exist yet (job not started)
+  double wait_s = 0;             // with wait_for_file: give up after this long (0: as long as max_s)
   size_t max_line_bytes = size_t{64} << 10;  // longer lines are cut, so memory stays bounded
 };
 

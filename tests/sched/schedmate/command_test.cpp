@@ -104,6 +104,20 @@ TEST_CASE("track a log file, and follow one that is already complete") {
   CHECK(read_text(d / "s/track.jsonl").find("\"do_not_retry\"") != std::string::npos);
 }
 
+TEST_CASE("follow a log that does not exist: exit 2 naming the key, or wait follow_wait_s for it") {
+  // Before: 0 lines and exit 0 after the idle timeout, as if the job had written nothing.
+  TempDir d("smfollow_missing");
+  const std::string missing = (d / "not_yet.log").string();
+  auto r = run_mlsys("schedmate track --log " + missing + " --follow --out " + (d / "a").string());
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find("schedmate.log (--log) = '" + missing + "': no such file or folder") != std::string::npos, r.err);
+  CHECK_MESSAGE(r.err.find("schedmate.follow_wait_s") != std::string::npos, r.err);
+  auto w = run_mlsys("schedmate track --log " + missing + " --follow --set schedmate.follow_wait_s=0.3 --out " +
+                     (d / "b").string());
+  CHECK(w.exit_code == 1);
+  CHECK_MESSAGE(w.err.find("did not appear within schedmate.follow_wait_s = 0.3 s") != std::string::npos, w.err);
+}
+
 TEST_CASE("bad inputs fail with a message, not a crash") {
   TempDir d("smbad");
   auto r = run_mlsys("schedmate advise --jobs " + (d / "missing.jsonl").string() + " --out " + (d / "o").string());
