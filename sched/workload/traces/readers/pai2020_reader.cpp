@@ -87,8 +87,8 @@ class Pai2020Reader final : public TraceReader {
       RowParser p = rows.parser();
       if (!p.need(6)) continue;
       std::string name(trim(p.text(0)));
-      double start = p.number(4, 0);
-      double end = trim(p.text(5)).empty() ? -1 : p.number(5, 0);
+      double start = p.seconds(4);
+      double end = trim(p.text(5)).empty() ? -1 : p.seconds(5);
       if (!p.ok()) continue;
       auto it = demand.find(name);
       if (it == demand.end()) {
@@ -138,12 +138,13 @@ class Pai2020Reader final : public TraceReader {
       RowParser p = rows.parser();
       if (!p.need(10)) continue;
       std::string name(trim(p.text(0)));
-      double inst = opt(p, 2);
-      double start = trim(p.text(4)).empty() ? -1 : p.number(4, 0);
-      double end = trim(p.text(5)).empty() ? -1 : p.number(5, 0);
+      // Instances: a whole count (2.7 or -1 used to become 2 and 1), bounded like a GPU count so the
+      // sums below cannot overflow; blank means one.
+      int64_t inst = trim(p.text(2)).empty() ? 1 : p.gpu_count(2, 0);
+      double start = trim(p.text(4)).empty() ? -1 : p.seconds(4);
+      double end = trim(p.text(5)).empty() ? -1 : p.seconds(5);
       double cpu = opt(p, 6), mem = opt(p, 7), gpu = opt(p, 8);
       // Bounds far above any real cluster keep the sums below from overflowing.
-      if (p.ok() && inst > kMaxGpus) p.fail(2, "must be <= " + std::to_string(kMaxGpus));
       if (p.ok() && cpu > 1e7) p.fail(6, "must be <= 1e7 (% of a core)");
       if (p.ok() && mem > 1e7) p.fail(7, "must be <= 1e7 (GB)");
       if (p.ok() && gpu > 100.0 * kMaxGpus) p.fail(8, "must be <= " + std::to_string(100 * kMaxGpus) + " (% of a GPU)");

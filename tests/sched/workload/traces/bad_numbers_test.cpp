@@ -1,5 +1,7 @@
 // Every sched reader against the shared table of bad numbers (tests/common/bad_numbers.hpp, issue
-// #30 item 1): CSV traces, sacct, MLPerf runs, MLPerf system names, hints, SchedMate jobs JSONL.
+// #30 item 1): CSV traces, sacct, MLPerf runs, PAI 2020, Gavel, MLPerf system names, hints,
+// SchedMate jobs JSONL (Philly's JSON holds no numeric fields: times are date strings, GPU counts
+// the lengths of lists).
 // Each must refuse the number with an error naming the field. Then one test per finding of the
 // issue that these readers had (each failed at 5e70e60).
 #include <doctest/doctest.h>
@@ -99,6 +101,59 @@ TEST_CASE("bad numbers: every CSV trace reader, sacct and MLPerf runs refuse eac
       const std::string e = trace_error(t / "trace.csv");
       CHECK_MESSAGE(e.find("trace.csv:") != std::string::npos, e);
       CHECK_MESSAGE(e.find(f.field) != std::string::npos, e);
+    }
+}
+
+TEST_CASE("bad numbers: the PAI 2020 and Gavel readers refuse each, naming the field") {
+  // The readers the table above leaves out (their formats need a file name or a throughput table).
+  TempDir t("badnum_pai_gavel");
+  write_text(t / "throughputs.csv",
+             "gpu_type,job_type,scale_factor,isolated_steps_per_sec\nv100,ResNet-18 (batch size 16),1,10\n");
+  // PAI's job table is read with its task table (GPU demands) beside it: both valid, then the case's
+  // file rewritten with the bad number.
+  auto valid_pai = [&] {
+    write_text(t / "pai_job_table.csv", "job1,inst1,userA,Terminated,1000,2000\n");
+    write_text(t / "pai_task_table.csv", "job1,worker,2,Terminated,1010,1990,600,29.296875,100,V100\n");
+  };
+  struct Case {
+    const char* format;
+    const char* file;
+    const char* text;   // "{}" the bad number
+    const char* field;  // what the error must name
+    char kind;          // 'c' a count, 'd' a time in seconds, 's' a step count (2^31 steps is a valid count)
+  };
+  const Case cases[] = {
+      {"pai2020", "pai_task_table.csv", "job1,worker,{},Terminated,1010,1990,600,29.296875,100,V100\n", "inst_num", 'c'},
+      {"pai2020", "pai_task_table.csv", "job1,worker,2,Terminated,1010,1990,600,29.296875,{},V100\n", "plan_gpu", 'd'},
+      {"pai2020", "pai_job_table.csv", "job1,inst1,userA,Terminated,{},2000\n", "start_time", 'd'},
+      {"pai2020", "pai_job_table.csv", "job1,inst1,userA,Terminated,1000,{}\n", "end_time", 'd'},
+      {"gavel", "vc.trace", "ResNet-18 (batch size 16)\tpython3 main.py\t--num_steps\t1\t1005\t0.000000\t{}\n",
+       "scale_factor", 'c'},
+      {"gavel", "vc.trace", "ResNet-18 (batch size 16)\tpython3 main.py\t--num_steps\t1\t{}\t0.000000\t1\n",
+       "total_steps", 's'},
+      {"gavel", "vc.trace", "ResNet-18 (batch size 16)\tpython3 main.py\t--num_steps\t1\t1005\t{}\t1\n",
+       "arrival_time_s", 'd'},
+  };
+  for (const Case& c : cases)
+    for (const auto& b : kBadNumbers) {
+      const std::string format = c.format, field = c.field;
+      CAPTURE(format);
+      CAPTURE(field);
+      CAPTURE(b.text);
+      const bool refused = c.kind == 'c'   ? b.refused_as_count
+                           : c.kind == 'd' ? b.refused_as_duration
+                                           : b.refused_as_count && b.text != "2147483648";
+      if (!refused) continue;
+      const bool pai = format == "pai2020";
+      if (pai) valid_pai();
+      write_text(t / c.file, mlsys::test::with_number(c.text, b.text));
+      TraceOptions o;
+      o.path = (t / (pai ? "pai_job_table.csv" : c.file)).string();
+      o.format = c.format;
+      o.throughputs = (t / "throughputs.csv").string();
+      const std::string e = thrown_message<InputError>([&] { read_trace(o); });
+      CHECK_MESSAGE(e.find(c.file) != std::string::npos, e);
+      CHECK_MESSAGE(e.find(c.field) != std::string::npos, e);
     }
 }
 

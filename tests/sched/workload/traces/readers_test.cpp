@@ -218,7 +218,7 @@ TEST_CASE("gavel reader: gpu_type selects the throughputs, a missing job type is
 
 TEST_CASE("gavel reader: bad rows") {
   auto o = opts_for("vcBad.trace");
-  CHECK(contains(error_of(o), "vcBad.trace:2:5: field 'total_steps' = 'many': not a number"));
+  CHECK(contains(error_of(o), "vcBad.trace:2:5: field 'total_steps' = 'many': not an integer"));
   o.lenient = true;
   auto t = read_trace(o);
   CHECK(t.jobs.size() == 1);
