@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <mutex>
+#include <type_traits>
 
 #include "core/util/error.hpp"
 #include "core/util/fs.hpp"
@@ -76,6 +78,7 @@ class IdxReader {
     if (!fs::is_regular_file(path)) throw InputError("file not found: " + path.string() + " (check the path in the config)");
     f_ = gzopen(path.c_str(), "rb");
     if (!f_) throw InputError("cannot open " + path.string());
+    owner_.reset(f_);  // closed however the constructor ends: a bad header throws below
     gzbuffer(f_, 1 << 18);
     // The magic, then exactly the dimensions it announces, so the data starts at the read position.
     std::string head(4, '\0');
@@ -88,7 +91,6 @@ class IdxReader {
     pos_ = head.size();
     header_ = parse_header(head, stored_size(head), path);
   }
-  ~IdxReader() { gzclose(f_); }
   IdxReader(const IdxReader&) = delete;
   IdxReader& operator=(const IdxReader&) = delete;
 
@@ -153,7 +155,13 @@ class IdxReader {
                      "; truncated or corrupt file?)");
   }
 
+  struct GzClose {
+    void operator()(gzFile f) const { gzclose(f); }
+  };
   fs::path path_;
+  // The owner closes the file even when the constructor throws (a destructor would not run then:
+  // fuzz_idx found the leaked handle and buffers on its fourth input).
+  std::unique_ptr<std::remove_pointer_t<gzFile>, GzClose> owner_;
   gzFile f_ = nullptr;
   uint64_t pos_ = 0;
   IdxHeader header_;
