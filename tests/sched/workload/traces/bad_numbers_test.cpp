@@ -104,7 +104,7 @@ TEST_CASE("bad numbers: every CSV trace reader, sacct and MLPerf runs refuse eac
     }
 }
 
-TEST_CASE("bad numbers: the PAI 2020 and Gavel readers refuse each, naming the field") {
+TEST_CASE("bad numbers: the PAI 2020, Gavel and Gavel-physical readers refuse each, naming the field") {
   // The readers the table above leaves out (their formats need a file name or a throughput table).
   TempDir t("badnum_pai_gavel");
   write_text(t / "throughputs.csv",
@@ -133,6 +133,13 @@ TEST_CASE("bad numbers: the PAI 2020 and Gavel readers refuse each, naming the f
        "total_steps", 's'},
       {"gavel", "vc.trace", "ResNet-18 (batch size 16)\tpython3 main.py\t--num_steps\t1\t1005\t{}\t1\n",
        "arrival_time_s", 'd'},
+      {"gavel_physical", "physical.trace",
+       "ResNet-18 (batch size 16)\tpython3 main.py\tcifar10\t--num_steps\t1\t{}\t1\t1\t-1.000000\t0\n", "total_steps", 's'},
+      {"gavel_physical", "physical.trace",
+       "ResNet-18 (batch size 16)\tpython3 main.py\tcifar10\t--num_steps\t1\t200\t{}\t1\t-1.000000\t0\n", "scale_factor", 'c'},
+      {"gavel_physical", "physical.trace",
+       "ResNet-18 (batch size 16)\tpython3 main.py\tcifar10\t--num_steps\t1\t200\t1\t1\t-1.000000\t{}\n", "arrival_time_s",
+       'd'},
   };
   for (const Case& c : cases)
     for (const auto& b : kBadNumbers) {
