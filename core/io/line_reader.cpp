@@ -6,26 +6,21 @@
 
 #include "core/process/long_loop.hpp"
 #include "core/util/error.hpp"
+#include "core/util/fs.hpp"
 
 namespace mlsys {
 
 LineReader::LineReader(const std::filesystem::path& path, size_t chunk_bytes)
     : path_(path.string()), chunk_(chunk_bytes) {
-  if (std::filesystem::is_directory(path)) throw Error(path_ + ": is a folder, expected a file");
-  // Regular files only: a device (/dev/zero), FIFO or socket never ends or cannot be sized, and
-  // every reader built on this one reads files by nature.
-  std::error_code st_ec;
-  const auto st = std::filesystem::status(path, st_ec);
-  if (!st_ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
-    throw InputError(path_ + ": not a regular file (devices, FIFOs and sockets are not read); name a file");
+  // The one input check (core/util/fs.hpp): regular files only, as every reader built on this one
+  // reads files by nature.
+  const uint64_t size = check_input_file(path);
   gzFile f = gzopen(path_.c_str(), "rb");
   if (!f) throw Error(path_ + ": cannot open (" + std::strerror(errno) + ")");
   gzbuffer(f, 256 * 1024);
   gz_ = f;
   buf_.resize(chunk_);
-  std::error_code ec;
-  const uint64_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
-  loop_ = std::make_unique<LongLoop>("read " + path.filename().string(), ec ? 0 : size >> 20, "MiB");
+  loop_ = std::make_unique<LongLoop>("read " + path.filename().string(), size >> 20, "MiB");
 }
 
 LineReader::~LineReader() {

@@ -14,8 +14,8 @@ class LongLoop;
 
 class LineReader {
  public:
-  // Throws mlsys::Error naming the path when it cannot be opened, InputError when it is not a
-  // regular file (a device, FIFO or socket).
+  // Throws InputError naming the path when check_input_file (core/util/fs.hpp) refuses it (missing,
+  // a folder, a device, FIFO or socket), mlsys::Error when it cannot be opened.
   explicit LineReader(const std::filesystem::path& path, size_t chunk_bytes = size_t{1} << 20);
   ~LineReader();
   LineReader(const LineReader&) = delete;

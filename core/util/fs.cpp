@@ -158,13 +158,28 @@ static std::string too_big(const fs::path& path, uint64_t max_bytes) {
          " this reader accepts; is it the right file?";
 }
 
+uint64_t check_input_file(const fs::path& path, const InputRules& rules) {
+  std::error_code ec;
+  const auto st = fs::status(path, ec);
+  if (!fs::exists(st)) throw InputError("file not found: " + path.string());
+  if (fs::is_directory(st)) throw InputError(path.string() + " is a folder, not a file");
+  if (!fs::is_regular_file(st))
+    throw InputError(path.string() + ": not a regular file (devices, FIFOs and sockets are not read); name a file");
+  const uint64_t size = fs::file_size(path, ec);
+  if (ec) throw InputError("cannot read the size of " + path.string() + ": " + ec.message());
+  if (size > rules.max_bytes) {
+    if (rules.limit_key.empty()) throw InputError(too_big(path, rules.max_bytes));
+    throw InputError(path.string() + ": " + std::to_string(size) + " bytes, more than " + rules.limit_key + " = " +
+                     std::to_string(rules.max_bytes) + "; raise the limit to read it");
+  }
+  return size;
+}
+
 std::string read_file(const fs::path& path, uint64_t max_bytes) {
   std::error_code ec;
-  auto st = fs::status(path, ec);
-  if (!fs::exists(st)) throw Error("file not found: " + path.string());
-  if (fs::is_directory(st)) throw Error(path.string() + " is a folder, not a file");
-  if (fs::is_character_file(st) || fs::is_block_file(st) || fs::is_socket(st) || fs::is_fifo(st))
-    throw Error(path.string() + " is a device, FIFO or socket, not a regular file");
+  // The size cap applies to what is read (decompressed for .gz), checked below as it grows.
+  check_input_file(path);
+  const auto st = fs::status(path, ec);
   std::string out;
   try {
     if (path.extension() == ".gz") {

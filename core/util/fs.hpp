@@ -55,6 +55,17 @@ void require_input(const std::filesystem::path& path, const std::string& key, In
 
 inline constexpr uint64_t kNoSizeLimit = std::numeric_limits<uint64_t>::max();
 
+// What a user-named input file may be.
+struct InputRules {
+  uint64_t max_bytes = kNoSizeLimit;  // on disk (a .gz: its compressed size)
+  std::string limit_key;              // the config key that sets max_bytes, named when a file exceeds it
+};
+// The one check every reader of a file the user names makes before opening it: the file exists,
+// is a regular file (a device such as /dev/zero, a FIFO or a socket never ends or cannot be
+// sized: refused), and holds at most `rules.max_bytes`. Returns its size. Throws InputError
+// naming the path and what to do.
+uint64_t check_input_file(const std::filesystem::path& path, const InputRules& rules = {});
+
 // Reads a whole file (transparently gunzips *.gz). Throws mlsys::Error naming the path: missing,
 // a folder or a device, larger than `max_bytes` (after decompression), or too big for memory.
 std::string read_file(const std::filesystem::path& path, uint64_t max_bytes = kNoSizeLimit);

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/util/error.hpp"
+#include "core/util/fs.hpp"
 
 namespace mlsys {
 
@@ -142,6 +143,7 @@ NpzArchive& NpzArchive::operator=(NpzArchive&&) noexcept = default;
 NpzArchive::~NpzArchive() = default;
 
 NpzArchive NpzArchive::open(const fs::path& file) {
+  check_input_file(file);  // exists, a regular file
   std::error_code ec;
   auto zip = std::make_unique<Zip>();
   zip->archive_size = fs::file_size(file, ec);

@@ -75,7 +75,7 @@ IdxHeader parse_header(const std::string& b, const fs::path& path) { return pars
 class IdxReader {
  public:
   explicit IdxReader(const fs::path& path) : path_(path) {
-    if (!fs::is_regular_file(path)) throw InputError("file not found: " + path.string() + " (check the path in the config)");
+    check_input_file(path);  // exists, a regular file (core/util/fs.hpp)
     f_ = gzopen(path.c_str(), "rb");
     if (!f_) throw InputError("cannot open " + path.string());
     owner_.reset(f_);  // closed however the constructor ends: a bad header throws below

@@ -80,6 +80,7 @@ void write_binary_graph(const Graph& g, const fs::path& file, uint64_t source_ke
 }
 
 Graph map_binary_graph(const fs::path& file, uint64_t* source_key) {
+  check_input_file(file);  // exists, a regular file (core/util/fs.hpp): never map a device
   int fd = ::open(file.c_str(), O_RDONLY);
   if (fd < 0) throw InputError("cannot open binary graph " + file.string());
   struct stat st{};

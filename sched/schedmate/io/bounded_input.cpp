@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "core/util/error.hpp"
+#include "core/util/fs.hpp"
 #include "core/util/strings.hpp"
 
 namespace mlsys::schedmate {
@@ -24,16 +25,7 @@ const config::Section<InputLimits>& input_limits_section() {
 }
 
 std::string read_regular_file(const fs::path& path, int64_t max_bytes, const std::string& limit_key) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) throw InputError(path.string() + ": file not found");
-  if (!fs::is_regular_file(st))
-    throw InputError(path.string() + ": not a regular file (devices, FIFOs and sockets are not read); name a file");
-  const auto size = fs::file_size(path, ec);
-  if (ec) throw InputError(path.string() + ": cannot read its size: " + ec.message());
-  if (static_cast<int64_t>(size) > max_bytes)
-    throw InputError(path.string() + ": " + std::to_string(size) + " bytes, more than " + limit_key + " = " +
-                     std::to_string(max_bytes) + "; raise the limit to read it");
+  const uint64_t size = check_input_file(path, {static_cast<uint64_t>(std::max<int64_t>(max_bytes, 0)), limit_key});
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string() + ": cannot open");
   // Never more than the limit, even if the file grows while it is read (/proc files report 0).
