@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/io/line_reader.hpp"
 #include "gnn/graph/loaders.hpp"
 #include "gnn/graph/token_reader.hpp"
 
@@ -38,6 +39,12 @@ Graph load_ogb_graph(const fs::path& dir, const std::string& scheme_in, bool len
     TokenReader r(p);
     if (!r.next()) r.fail("empty file");
     n = r.integer(kOgbNodes);
+    // Every node has a label row, so that file bounds what the count may claim before anything is
+    // sized by it: an 8-byte num-node-list of 41441411 nodes made a graph of that many (fuzz_ogb).
+    const fs::path labels = table(raw / "node-label");
+    if (const int64_t rows = count_lines(labels); rows != n)
+      throw InputError(fmt::format("{}: {} nodes, but {} has {} label rows (one per node)", p.string(), n,
+                                   labels.string(), rows));
   }
   std::vector<std::pair<int32_t, int32_t>> edges;
   {
