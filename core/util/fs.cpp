@@ -176,13 +176,13 @@ uint64_t check_input_file(const fs::path& path, const InputRules& rules) {
 }
 
 std::string read_file(const fs::path& path, uint64_t max_bytes) {
-  std::error_code ec;
-  // The size cap applies to what is read (decompressed for .gz), checked below as it grows.
-  check_input_file(path);
-  const auto st = fs::status(path, ec);
+  const bool gz = path.extension() == ".gz";
+  // A plain file's cap is its size on disk; a .gz's applies to what it inflates to, checked below
+  // as it grows (as is a plain file's, should it grow while it is read).
+  const uint64_t size = check_input_file(path, {gz ? kNoSizeLimit : max_bytes, ""});
   std::string out;
   try {
-    if (path.extension() == ".gz") {
+    if (gz) {
       gzFile f = gzopen(path.c_str(), "rb");
       if (!f) throw Error("cannot open " + path.string() + ": " + std::strerror(errno));
       char buf[1 << 16];
@@ -204,14 +204,7 @@ std::string read_file(const fs::path& path, uint64_t max_bytes) {
     }
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw Error("cannot open " + path.string() + ": " + std::strerror(errno));
-    if (fs::is_regular_file(st)) {
-      uint64_t size = fs::file_size(path, ec);
-      if (!ec && size > max_bytes) {
-        std::fclose(f);
-        throw Error(too_big(path, max_bytes));
-      }
-      if (!ec) out.reserve(size);
-    }
+    out.reserve(size);
     char buf[1 << 16];
     size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {

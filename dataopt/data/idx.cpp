@@ -75,7 +75,7 @@ IdxHeader parse_header(const std::string& b, const fs::path& path) { return pars
 class IdxReader {
  public:
   explicit IdxReader(const fs::path& path) : path_(path) {
-    check_input_file(path);  // exists, a regular file (core/util/fs.hpp)
+    const uint64_t bytes = check_input_file(path);  // exists, a regular file (core/util/fs.hpp)
     f_ = gzopen(path.c_str(), "rb");
     if (!f_) throw InputError("cannot open " + path.string());
     owner_.reset(f_);  // closed however the constructor ends: a bad header throws below
@@ -89,7 +89,7 @@ class IdxReader {
       head.resize(4 + static_cast<size_t>(std::max(0, gzread(f_, head.data() + 4, static_cast<unsigned>(4 * nd)))));
     }
     pos_ = head.size();
-    header_ = parse_header(head, stored_size(head), path);
+    header_ = parse_header(head, stored_size(head, bytes), path);
   }
   IdxReader(const IdxReader&) = delete;
   IdxReader& operator=(const IdxReader&) = delete;
@@ -110,9 +110,9 @@ class IdxReader {
   }
 
  private:
-  // The (uncompressed) file size; `head` is the first bytes, for gzip's 32-bit ISIZE.
-  uint64_t stored_size(const std::string& head) {
-    const uint64_t bytes = fs::file_size(path_);
+  // The (uncompressed) file size from its size on disk, `bytes`; `head` is the first bytes, for
+  // gzip's 32-bit ISIZE.
+  uint64_t stored_size(const std::string& head, uint64_t bytes) {
     if (gzdirect(f_)) return bytes;
     std::ifstream in(path_, std::ios::binary);
     char tail[4] = {0, 0, 0, 0};

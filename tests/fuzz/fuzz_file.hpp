@@ -1,6 +1,6 @@
 #pragma once
-// For targets whose parser reads a file by path (hints, IDX, .mlsg): the input bytes are written
-// to one file of this process's own temporary folder, made once.
+// For targets whose parser reads a file by path (trace readers, hints, IDX, .mlsg): the input
+// bytes are written to one file of this process's own temporary folder, made once.
 #include <unistd.h>
 
 #include <cstdint>

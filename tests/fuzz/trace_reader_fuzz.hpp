@@ -9,8 +9,6 @@
 // A target includes its reader's .cpp itself: the registration is a static initializer, which a
 // static library would drop (nothing else refers to it), so the target's .sources list the
 // workload's sources without readers/.
-#include <unistd.h>
-
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -20,31 +18,14 @@
 
 #include "core/util/error.hpp"
 #include "sched/workload/traces/read_trace.hpp"
+#include "tests/fuzz/fuzz_file.hpp"
 
 namespace mlsys::fuzz {
-
-// A folder of this process for the trace file (and the Gavel throughput table), made once.
-inline const std::string& fuzz_dir() {
-  static const std::string dir = [] {
-    char tmpl[] = "/tmp/mlsys-fuzz-trace-XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) std::abort();
-    return std::string(tmpl);
-  }();
-  return dir;
-}
-
-inline void write_file(const std::string& path, const uint8_t* data, size_t size) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) std::abort();
-  if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
-  std::fclose(f);
-}
 
 // Gavel readers turn steps into seconds through a throughput table: a small fixed one, so the
 // fuzzer reaches the rows rather than the missing-table error.
 inline std::string throughput_table() {
   static const std::string path = [] {
-    const std::string p = fuzz_dir() + "/throughputs.csv";
     const std::string t =
         "gpu_type,job_type,scale_factor,isolated_steps_per_sec\n"
         "v100,ResNet-18 (batch size 16),1,10\n"
@@ -52,8 +33,7 @@ inline std::string throughput_table() {
         "v100,LM (batch size 5),1,3\n"
         "v100,CycleGAN,1,4\n"
         "v100,Transformer (batch size 128),1,0.001\n";  // slow: durations near the horizon
-    write_file(p, reinterpret_cast<const uint8_t*>(t.data()), t.size());
-    return p;
+    return input_file("throughputs.csv", reinterpret_cast<const uint8_t*>(t.data()), t.size());
   }();
   return path;
 }
@@ -67,8 +47,7 @@ inline void check_job(const workload::JobSpec& j, double horizon_s) {
 
 // Reads `data` as the file `file_name` (the name some readers detect or pair by) with `format`.
 inline int fuzz_trace_reader(const char* format, const char* file_name, const uint8_t* data, size_t size) {
-  const std::string path = fuzz_dir() + "/" + file_name;
-  write_file(path, data, size);
+  const std::string path = input_file(file_name, data, size);
   workload::TraceOptions o;
   o.path = path;
   o.format = format;

@@ -79,6 +79,8 @@ class ReadContext {
 // Most GPUs one job may request (also the largest GPU count any trace value may hold): larger
 // values are bad rows, never overflows.
 inline constexpr int kMaxGpus = 1 << 20;
+// Most optimizer steps a trace row may hold (Gavel's total_steps): far past any real job.
+inline constexpr int64_t kMaxTraceSteps = int64_t{1} << 40;
 
 // Helper for field-by-field row parsing: remembers the first failure and reports it once.
 class RowParser {

@@ -28,7 +28,7 @@ class GavelPhysicalReader final : public TraceReader {
       if (!p.need(10)) continue;
       JobSpec j;
       j.name = std::string(p.text(0));
-      j.total_steps = static_cast<double>(p.integer(5, 1, int64_t{1} << 40));  // whole steps, as Gavel's traces
+      j.total_steps = static_cast<double>(p.integer(5, 1, kMaxTraceSteps));  // whole steps (2.7, -1 refused)
       j.num_gpus = p.gpu_count(6, 1);
       p.number(7);  // priority weight and SLO are validated but JobSpec has no place for them
       p.number(8);

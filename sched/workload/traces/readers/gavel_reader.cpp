@@ -36,8 +36,7 @@ class GavelReader final : public TraceReader {
       if (!p.need(7)) continue;
       JobSpec j;
       j.name = std::string(p.text(0));
-      // A whole number of steps (2.7 or -1 were taken as they came); 2^40 is far past any trace.
-      j.total_steps = static_cast<double>(p.integer(4, 1, int64_t{1} << 40));
+      j.total_steps = static_cast<double>(p.integer(4, 1, kMaxTraceSteps));  // whole steps (2.7, -1 refused)
       j.submit_time = p.seconds(5);
       j.num_gpus = p.gpu_count(6, 1);
       if (!p.ok()) continue;

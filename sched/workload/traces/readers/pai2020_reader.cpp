@@ -140,7 +140,7 @@ class Pai2020Reader final : public TraceReader {
       std::string name(trim(p.text(0)));
       // Instances: a whole count (2.7 or -1 used to become 2 and 1), bounded like a GPU count so the
       // sums below cannot overflow; blank means one.
-      int64_t inst = trim(p.text(2)).empty() ? 1 : p.gpu_count(2, 0);
+      const int64_t inst = trim(p.text(2)).empty() ? 1 : p.gpu_count(2, 0);
       double start = trim(p.text(4)).empty() ? -1 : p.seconds(4);
       double end = trim(p.text(5)).empty() ? -1 : p.seconds(5);
       double cpu = opt(p, 6), mem = opt(p, 7), gpu = opt(p, 8);
@@ -149,14 +149,13 @@ class Pai2020Reader final : public TraceReader {
       if (p.ok() && mem > 1e7) p.fail(7, "must be <= 1e7 (GB)");
       if (p.ok() && gpu > 100.0 * kMaxGpus) p.fail(8, "must be <= " + std::to_string(100 * kMaxGpus) + " (% of a GPU)");
       if (!p.ok()) continue;
-      if (inst < 1) inst = 1;
       auto [it, added] = demand.try_emplace(name);
       Demand& d = it->second;
       if (added) {
         d.order = order.size();
         order.push_back(name);
       }
-      const auto n = static_cast<int64_t>(inst);
+      const int64_t n = std::max<int64_t>(inst, 1);  // a task runs at least one instance
       d.cpu_milli += n * static_cast<int64_t>(std::llround(cpu * 10));
       d.memory_mib += n * static_cast<int64_t>(std::llround(mem * 1024));
       if (gpu > 0) {
