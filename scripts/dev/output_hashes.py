@@ -30,7 +30,9 @@ import sys
 import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SKIP_FILES = {"run.log", "trace.json"}
+# The study protocol's records (scripts/repro/protocol.py): commits, file hashes and clock times.
+SKIP_FILES = {"run.log", "trace.json", "protocol.json", "validation_report.json", "test_report.json",
+              "study_run.json"}
 # .key: a cached prior's validity key, which names its input files' paths, sizes and modification
 # times (dataopt/pipeline/priors.cpp): it describes the machine's copy of the data, not a result.
 SKIP_SUFFIXES = (".bin", ".mlsg", ".prior", ".tmp", ".key")
@@ -60,8 +62,9 @@ def all_runs(mlsys, out):
         argv = ["bash", f"scripts/repro/{script}", mlsys, os.path.join(out, "repro", name)]
         if name == "sylvie":
             argv += ["--set", "gnn.epochs=20"]
-        if name == "sylvie_accuracy":  # the whole study takes hours: one seed, Cora, GCN
-            argv += ["1", "cora", "gcn"]
+        if name == "sylvie_accuracy":  # the whole study takes hours: its smoke protocol (Cora, GCN, seed 1)
+            protocol = os.path.join(ROOT, "configs", "repro", "sylvie", "accuracy", "smoke_protocol.yaml")
+            argv = ["env", f"PROTOCOL={protocol}"] + argv
         cmds.append((f"repro/{name}", argv))
     for command in ("train-gnn", "simulate", "schedmate", "coopt"):
         folder = os.path.join(ROOT, "configs", command)
