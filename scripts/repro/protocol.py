@@ -10,6 +10,9 @@ and the files are still committed and unchanged, i.e. nothing was changed after 
 figures were seen. The first test read is recorded (test_report.json) and never overwritten.
 
   protocol.py begin OUT PROTOCOL_FILE SETTINGS_FILE...   check and record (exit 2 when refused)
+  protocol.py validated OUT                              record that OUT's validation figures were shown
+  protocol.py gate OUT                                   exit 0 when OUT's test split may be shown, else
+                                                         say why and exit 2
   protocol.py get PROTOCOL_FILE KEY                      print a key of a protocol file
   protocol.py commit                                     print the commit begin would record
 
@@ -142,8 +145,7 @@ def check_test(out):
     """Raise Refused unless the test split of `out` may be shown; returns the protocol record."""
     record = load_record(out)
     if record is None:
-        raise Refused(f"{out} has no protocol.json: its runs were not made under a frozen protocol. "
-                      "Pass --unfrozen to show the test split anyway, marked as such")
+        raise Refused(f"{out} has no protocol.json: its runs were not made under a frozen protocol")
     val_path = os.path.join(out, "validation_report.json")
     if not os.path.exists(val_path):
         raise Refused(f"no validation report in {out}: show the validation split first (--split validation); "
@@ -171,6 +173,12 @@ def main(argv):
             if argv[2] not in values:
                 raise Refused(f"{argv[1]}: no key {argv[2]!r} (keys: {', '.join(sorted(values))})")
             print(values[argv[2]])
+        elif len(argv) == 2 and argv[0] == "validated":
+            if load_record(argv[1]) is None:
+                raise Refused(f"{argv[1]} has no protocol.json (run `protocol.py begin` first)")
+            validation_done(argv[1])
+        elif len(argv) == 2 and argv[0] == "gate":
+            check_test(argv[1])
         elif argv == ["commit"]:
             print(head_commit())
         else:

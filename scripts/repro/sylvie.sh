@@ -2,77 +2,42 @@
 # Sylvie reproduction: {fp32 sync, fp32 pipeline, 1-bit sync, 1-bit pipeline, 1-bit pipeline K=5,
 # K=10} x {GCN, GraphSAGE} on the scaled Reddit-shaped graph (configs/repro/sylvie/base.yaml says
 # how it is scaled and why fp32 stays below its label-noise ceiling), 4 partitions, PCIe-4 link model with DELIVERED
-# delays (comm.link_sleep); each configuration over SEEDS seeds (seed 1..SEEDS), reported as
-# mean +- sd; then our table beside the published rows of
-# ../shared/reference/sylvie_results/reddit_n4.csv.
-# Usage: scripts/repro/sylvie.sh [path/to/mlsys] [output folder] [SEEDS (default 3)] [extra --set args for every run...]
+# delays (comm.link_sleep); each configuration over the protocol's seeds, reported as mean +- sd on
+# the validation split, then on the test split with the published rows of
+# ../shared/reference/sylvie_results/reddit_n4.csv beside ours.
+# A frozen protocol (#28): seeds and any extra config files come from the committed protocol file
+# (configs/repro/sylvie/protocol.yaml; PROTOCOL=FILE for another, e.g. smoke_protocol.yaml: 20
+# epochs), every setting from committed configs (no --set); scripts/repro/protocol.py refuses
+# uncommitted or changed settings and records the commit and their hashes in OUT/protocol.json.
+# Usage: scripts/repro/sylvie.sh [path/to/mlsys] [output folder]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-mlsys="${1:-$root/build/bin/mlsys}"; shift || true
-out="${1:-$root/results/repro/sylvie}"; shift || true
-seeds=3
-if [[ "${1:-}" =~ ^[0-9]+$ ]]; then seeds="$1"; shift; fi
+mlsys="${1:-$root/build/bin/mlsys}"
+out="${2:-$root/results/repro/sylvie}"
+protocol="${PROTOCOL:-$root/configs/repro/sylvie/protocol.yaml}"
+proto() { python3 "$root/scripts/repro/protocol.py" get "$protocol" "$1"; }
+seeds="$(proto seeds)"
+extra=()
+for f in $(proto extra_configs); do extra+=("$root/$f"); done
+models="gcn sage"
+variants="fp32_sync fp32_pipeline 1bit_sync 1bit_pipeline 1bit_pipeline_k5 1bit_pipeline_k10"
 out="$(mkdir -p "$out" && cd "$out" && pwd)"
+settings=("$root/configs/repro/sylvie/base.yaml" "${extra[@]}")
+for m in $models; do for v in $variants; do settings+=("$root/configs/repro/sylvie/${m}_${v}.yaml"); done; done
+python3 "$root/scripts/repro/protocol.py" begin "$out" "$protocol" "${settings[@]}" > /dev/null
 ref="${MLSYS_DATA_DIR:-$root/../shared/data}/../reference/sylvie_results/reddit_n4.csv"
-for m in gcn sage; do
-  for v in fp32_sync fp32_pipeline 1bit_sync 1bit_pipeline 1bit_pipeline_k5 1bit_pipeline_k10; do
-    for s in $(seq 1 "$seeds"); do
+for m in $models; do
+  for v in $variants; do
+    for s in $seeds; do
       echo "== $m $v seed $s"
-      (cd "$root" && "$mlsys" train-gnn "configs/repro/sylvie/${m}_${v}.yaml" --out "$out/${m}_${v}/seed$s" --seed "$s" \
-          --set run.overwrite=true --set run.progress=off "$@" | tail -2)
+      (cd "$root" && "$mlsys" train-gnn "configs/repro/sylvie/${m}_${v}.yaml" "${extra[@]}" --out "$out/${m}_${v}/seed$s" --seed "$s" \
+          --set run.overwrite=true --set run.progress=off | tail -2)
     done
   done
 done
-python3 - "$out" "$ref" "$seeds" <<'PY'
-import csv, json, os, statistics, sys
-out, ref, seeds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-names = {"gcn": "gcn", "sage": "graphsage"}
-variants = [("fp32_sync", "fp32", "False", "NA"), ("fp32_pipeline", "fp32", "True", "NA"), ("1bit_sync", "int1", "False", "NA"),
-            ("1bit_pipeline", "int1", "True", "NA"), ("1bit_pipeline_k5", "int1", "True", "5"), ("1bit_pipeline_k10", "int1", "True", "10")]
-pub = {}
-if os.path.exists(ref):
-    for r in csv.DictReader(open(ref)):
-        pub[(r["model"].split("'")[1], r["datatype"], r["pipeline"], r["fixed synchro"])] = r
-# The parity check (the accuracy study's limits): a row passes when its mean test accuracy is at
-# most MEAN_LIMIT points below fp32_sync's mean for the same model and no seed is more than
-# SEED_LIMIT points below that mean. tests/gnn/train/repro_parity_test.cpp applies the same rule.
-MEAN_LIMIT, SEED_LIMIT = 1.0, 3.0
-def ms(xs):
-    return (statistics.mean(xs), statistics.stdev(xs) if len(xs) > 1 else 0.0)
-print(f"\nours: scaled Reddit-shaped SBM, 4 workers on 2 CPU cores, {seeds} seeds (mean +- sd); compute/wait MEASURED, "
-      "comm = the pcie4 link model's time, DELIVERED (sleeps) so wait is real")
-print("published: Sylvie authors, Reddit, 4 GPUs on one PCIe-4 server (reddit_n4.csv), all MEASURED")
-print("loss ok: every seed's last train loss (evaluation pass, no dropout) within 10% of its minimum")
-print(f"parity: mean test % at most {MEAN_LIMIT} below the same model's fp32_sync mean, no seed more than {SEED_LIMIT} below it "
-      "(tests/gnn/train/repro_parity_test.cpp shows it fails for a broken 1-bit codec)")
-hdr = (f"{'model':5} {'variant':18} | {'epoch ms':>8} {'compute':>8} {'comm':>8} {'wait':>7} {'test % (mean +- sd)':>19} {'min %':>6} "
-       f"{'loss ok':>7} {'parity':>6} {'wire MB':>8} {'ratio':>5} || {'pub s':>6} {'pub comm':>8} {'pub comp':>8} {'pub acc':>7}")
-print(hdr); print("-" * len(hdr))
-for m in ["gcn", "sage"]:
-    base = None  # fp32_sync's mean for this model (the first variant)
-    for v, dt, pipe, k in variants:
-        runs = []
-        for s in range(1, seeds + 1):
-            d = os.path.join(out, f"{m}_{v}", f"seed{s}")
-            summary = json.load(open(os.path.join(d, "summary.json"))) if os.path.exists(os.path.join(d, "summary.json")) else None
-            if summary and not summary.get("interrupted"):  # a run stopped early is not a result
-                # The evaluation pass's train loss (no dropout, exact halos; every eval_every epochs):
-                # the training step's own loss wanders by tens of percent with dropout 0.5.
-                losses = [float(r["eval_loss"]) for r in csv.DictReader(open(os.path.join(d, "epochs.csv"))) if r.get("eval_loss")]
-                runs.append((summary, losses))
-        if not runs:
-            print(f"{m:5} {v:18} | (missing)"); continue
-        t = [r[0]["mean_time_split"] for r in runs]
-        acc = [100 * r[0]["final_test_acc"] for r in runs]
-        a_m, a_sd = ms(acc)
-        loss_ok = all(l and l[-1] <= 1.1 * min(l) for _, l in runs)
-        if v == "fp32_sync": base = a_m
-        parity = "-" if base is None else "yes" if a_m >= base - MEAN_LIMIT and min(acc) >= base - SEED_LIMIT else "NO"
-        s0 = runs[0][0]
-        row = (f"{m:5} {v:18} | {1e3*ms([r[0]['mean_epoch_s'] for r in runs])[0]:8.1f} {1e3*ms([x['compute_s'] for x in t])[0]:8.1f} "
-               f"{1e3*ms([x['comm_s'] for x in t])[0]:8.2f} {1e3*ms([x['wait_s'] for x in t])[0]:7.1f} "
-               f"{a_m:11.2f} +- {a_sd:4.2f} {min(acc):6.2f} {'yes' if loss_ok else 'NO':>7} {parity:>6} {s0['halo_wire_bytes']/1e6:8.2f} {s0['halo_compression']:5.1f}")
-        r = pub.get((names[m], dt, pipe, k))
-        row += f" || {float(r['epoch time']):6.3f} {float(r['commu']):8.3f} {float(r['compute']):8.3f} {100*float(r['accuracy']):7.2f}" if r else " || (no published row)"
-        print(row)
-PY
+# The validation split first (recorded), then the test split, which protocol.py refuses unless
+# the settings files are still committed and unchanged since that validation report.
+python3 "$root/scripts/repro/sylvie_table.py" "$out" "$ref" "$seeds" validation
+python3 "$root/scripts/repro/protocol.py" validated "$out"
+python3 "$root/scripts/repro/protocol.py" gate "$out"
+python3 "$root/scripts/repro/sylvie_table.py" "$out" "$ref" "$seeds" test

@@ -56,7 +56,8 @@ try:
     if split == "test" and not unfrozen:
         record = frozen.check_test(out)
 except frozen.Refused as e:
-    print(f"sylvie_accuracy_table: test split refused: {e}", file=sys.stderr)
+    hint = "; for an older study without one, --unfrozen shows it marked as not frozen" if "no protocol.json" in str(e) else ""
+    print(f"sylvie_accuracy_table: test split refused: {e}{hint}", file=sys.stderr)
     sys.exit(2)
 acc_key = "final_test_acc" if split == "test" else "final_val_acc"
 interrupted, failed, missing, foreign = [], [], [], []
