@@ -5,7 +5,7 @@ test split the published row beside it.
 Usage: sylvie_table.py OUT REFERENCE_CSV "SEEDS" validation|test"""
 import csv, json, os, statistics, sys
 out, ref, seeds, split = sys.argv[1], sys.argv[2], [int(x) for x in sys.argv[3].split()], sys.argv[4]
-acc_key = f"final_{split}_acc"
+acc_key = {"validation": "final_val_acc", "test": "final_test_acc"}[split]
 names = {"gcn": "gcn", "sage": "graphsage"}
 variants = [("fp32_sync", "fp32", "False", "NA"), ("fp32_pipeline", "fp32", "True", "NA"), ("1bit_sync", "int1", "False", "NA"),
             ("1bit_pipeline", "int1", "True", "NA"), ("1bit_pipeline_k5", "int1", "True", "5"), ("1bit_pipeline_k10", "int1", "True", "10")]
@@ -26,10 +26,11 @@ if split == "test":
 print("loss ok: every seed's last train loss (evaluation pass, no dropout) within 10% of its minimum")
 print(f"parity: mean {split} % at most {MEAN_LIMIT} below the same model's fp32_sync mean, no seed more than {SEED_LIMIT} below it "
       "(tests/gnn/train/repro_parity_test.cpp shows it fails for a broken 1-bit codec)")
-hdr = (f"{'model':5} {'variant':18} | {'epoch ms':>8} {'compute':>8} {'comm':>8} {'wait':>7} {split[:4] + ' % (mean +- sd)':>19} {'min %':>6} "
+hdr = (f"{'model':5} {'variant':18} | {'epoch ms':>8} {'compute':>8} {'comm':>8} {'wait':>7} {('val' if split == 'validation' else 'test') + ' % (mean +- sd)':>19} {'min %':>6} "
        f"{'loss ok':>7} {'parity':>6} {'wire MB':>8} {'ratio':>5} || {'pub s':>6} {'pub comm':>8} {'pub comp':>8} {'pub acc':>7}")
 hdr = hdr if split == "test" else hdr.split(" || ")[0]
 print(hdr); print("-" * len(hdr))
+not_finished = []  # runs a row asked for and lacks: listed, and the exit code is 1
 for m in ["gcn", "sage"]:
     base = None  # fp32_sync's mean for this model (the first variant)
     for v, dt, pipe, k in variants:
@@ -42,6 +43,8 @@ for m in ["gcn", "sage"]:
                 # the training step's own loss wanders by tens of percent with dropout 0.5.
                 losses = [float(r["eval_loss"]) for r in csv.DictReader(open(os.path.join(d, "epochs.csv"))) if r.get("eval_loss")]
                 runs.append((summary, losses))
+            else:
+                not_finished.append(d + (" (stopped early)" if summary else " (missing or failed)"))
         if not runs:
             print(f"{m:5} {v:18} | (missing)"); continue
         t = [r[0]["mean_time_split"] for r in runs]
@@ -57,3 +60,7 @@ for m in ["gcn", "sage"]:
         r = pub.get((names[m], dt, pipe, k))
         row += f" || {float(r['epoch time']):6.3f} {float(r['commu']):8.3f} {float(r['compute']):8.3f} {100*float(r['accuracy']):7.2f}" if r else " || (no published row)"
         print(row if split == "test" else row.split(" || ")[0])
+if not_finished:
+    print(f"\n{len(not_finished)} run(s) of the {len(seeds)} seeds per row did not finish; rows above have fewer seeds:")
+    print("\n".join("  " + d for d in not_finished))
+    sys.exit(1)
