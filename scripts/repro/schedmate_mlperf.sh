@@ -3,6 +3,12 @@
 # beside Helios-style, GBDT and previous-run; diagnosis of the MLPerf result logs and the labelled
 # real logs; then advise -> hints -> simulate compare (SJF/QSSF x Helios-style/GBDT/SchedMate/oracle
 # x load 1/4/16, each also stated as offered load), and SJF over loads 1x..128x as a sensitivity study. Needs ../shared/data (or MLSYS_DATA_DIR).
+# A frozen protocol (#28, docs/PROTOCOLS.md): every setting from the committed
+# configs/repro/schedmate/mlperf_*.yaml (the command line gives only data paths and folders);
+# scripts/repro/protocol.py refuses uncommitted or changed ones and records the commit and their
+# hashes in OUT/protocol.json. v0.6 is the development round (validation), v0.7 the held-out one
+# (test): the evaluation's console output goes to OUT/evaluate.console, the v0.6 rows are shown and
+# recorded first, and v0.7 and everything after it only through protocol.py gate.
 # Usage: scripts/repro/schedmate_mlperf.sh [path/to/mlsys] [output folder]
 set -euo pipefail
 # Shipped configs name the shared data as ${MLSYS_DATA_DIR}/...; default: the folder beside the repository.
@@ -13,10 +19,30 @@ OUT=${2:-results/schedmate/mlperf}
 DATA=${MLSYS_DATA_DIR:-../shared/data}
 RUNS=$DATA/jobs/mlperf/runs.csv
 [ -f "$RUNS" ] || { echo "MLPerf runs not found at $RUNS (set MLSYS_DATA_DIR)" >&2; exit 1; }
-echo "== 1. duration accuracy (online), MLPerf logs and labelled logs"
+mkdir -p "$OUT"
+python3 scripts/repro/protocol.py begin "$OUT" configs/repro/schedmate/mlperf_evaluate.yaml \
+  configs/repro/schedmate/mlperf_advise.yaml configs/repro/schedmate/mlperf_scheduling.yaml \
+  configs/repro/schedmate/mlperf_scheduling_loads.yaml > /dev/null
+echo "== 1. duration accuracy (online), MLPerf logs and labelled logs (console: $OUT/evaluate.console)"
 "$MLSYS" schedmate evaluate configs/repro/schedmate/mlperf_evaluate.yaml --set "schedmate.jobs=$RUNS" \
   --set "schedmate.evaluate.mlperf_logs=$DATA/jobs/mlperf/logs" --set "schedmate.evaluate.mlperf_runs=$RUNS" \
-  --set "schedmate.evaluate.labelled_logs=$DATA/jobs/logs" --out "$OUT/evaluate" --overwrite
+  --set "schedmate.evaluate.labelled_logs=$DATA/jobs/logs" --out "$OUT/evaluate" --overwrite > "$OUT/evaluate.console" 2>&1
+# Duration accuracy rows of one round (within +-10% / +-50% / median APE per estimator).
+accuracy_rows() {
+  awk -F, -v round="$1" 'NR == 1 { printf "%-10s %5s  %-23s %-23s %-23s %-23s\n", "rows", "runs", "schedmate", "helios-style",
+                                     "gbdt", "previous run"; next }
+    $1 == round || index($1, round " ") == 1 {
+      printf "%-10s %5d ", $1, $2; for (i = 3; i <= 14; i += 3) printf " %.3f / %.3f / %.3f  ", $i, $(i + 1), $(i + 2); print "" }' \
+    "$OUT/evaluate/duration_accuracy.csv"
+}
+echo "(each cell: within +-10% / within +-50% / median APE)"
+echo "== v0.6 (development round): duration accuracy"
+accuracy_rows v0.6
+python3 scripts/repro/protocol.py validated "$OUT"
+python3 scripts/repro/protocol.py gate "$OUT"
+echo "== v0.7 (held out) and both rounds: duration accuracy"
+accuracy_rows v0.7
+accuracy_rows ALL | tail -n +2
 echo "== 2. SchedMate advice -> hints.csv"
 "$MLSYS" schedmate advise configs/repro/schedmate/mlperf_advise.yaml --set "schedmate.jobs=$RUNS" \
   --out "$OUT/advise" --overwrite
