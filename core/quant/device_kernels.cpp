@@ -24,9 +24,9 @@ const DeviceCodecKernels& table() {
 }
 }  // namespace
 
-void sr_encode_cuda(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
-                    void* stream) {
-  table().sr_encode(x, rows, cols, bits, m, seed, out, stream);
+void sr_encode_cuda(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
+                    uint8_t* out, void* stream) {
+  table().sr_encode(x, rows, cols, bits, m, rule, seed, out, stream);
 }
 void sr_decode_cuda(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out, void* stream) {
   table().sr_decode(in, rows, cols, bits, m, out, stream);

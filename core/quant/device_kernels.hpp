@@ -15,8 +15,8 @@
 namespace mlsys::quant {
 
 struct DeviceCodecKernels {
-  void (*sr_encode)(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
-                    void* stream) = nullptr;
+  void (*sr_encode)(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
+                    uint8_t* out, void* stream) = nullptr;  // rule: index in RoundingRules (rounding.hpp)
   void (*sr_decode)(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out,
                     void* stream) = nullptr;
   void (*half_encode)(const float* x, size_t n, bool bf16, uint8_t* out, void* stream) = nullptr;

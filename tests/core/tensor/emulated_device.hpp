@@ -22,8 +22,8 @@ namespace mlsys::test {
 class EmulatedBackend final : public DeviceBackend {
  public:
   EmulatedBackend() {
-    codecs_.sr_encode = [](const float* x, size_t r, size_t c, int b, quant::MetaPrecision m, uint64_t s, uint8_t* o,
-                           void*) { quant::kernels::sr_encode_fast(x, r, c, b, m, s, o); };
+    codecs_.sr_encode = [](const float* x, size_t r, size_t c, int b, quant::MetaPrecision m, int rule, uint64_t s,
+                           uint8_t* o, void*) { quant::kernels::sr_encode_fast(x, r, c, b, m, rule, s, o); };
     codecs_.sr_decode = [](const uint8_t* in, size_t r, size_t c, int b, quant::MetaPrecision m, float* o, void*) {
       quant::kernels::sr_decode_fast(in, r, c, b, m, o);
     };
