@@ -1,6 +1,10 @@
 #include "core/quant/device_kernels.hpp"
 
+#include <cstring>
+#include <string>
+
 #include "core/quant/kernels.hpp"
+#include "core/quant/rounding.hpp"
 #include "core/tensor/device_backend.hpp"
 #include "core/util/error.hpp"
 
@@ -20,6 +24,10 @@ namespace {
 const DeviceCodecKernels& table() {
   const DeviceCodecKernels* t = device_backend(Device::Kind::cuda).codec_kernels();
   if (!t) throw Error("the cuda backend provides no codec kernels");
+  const char* rules = t->rounding_rules ? t->rounding_rules : "";
+  if (std::strcmp(rules, MLSYS_ROUNDING_RULE_NAMES) != 0)
+    throw Error(std::string("the cuda backend's codec kernels were built for the rounding rules '") + rules +
+                "' but this mlsys has '" MLSYS_ROUNDING_RULE_NAMES "': rebuild libmlsys_cuda.so (make mlsys_cuda)");
   return *t;
 }
 }  // namespace

@@ -17,7 +17,9 @@
 #include "core/quant/rounding.hpp"
 #include "core/quant/sr_format.hpp"
 #include "tests/core/kernels/backend_test.hpp"
+#include "core/util/error.hpp"
 #include "tests/core/quant/quant_test_util.hpp"
+#include "tests/core/tensor/emulated_device.hpp"
 
 using namespace mlsys;
 using quant::Impl;
@@ -153,6 +155,24 @@ TEST_CASE("quant/rn: every value decodes within half a step of its row's stored 
   // Stochastic rounding of the same data exceeds half a step somewhere: the rules differ.
   auto sr = make("sr4", Impl::fast, MetaPrecision::fp32), rn = make("rn4", Impl::fast, MetaPrecision::fp32);
   CHECK(encode(*sr, x, rows, cols, 3) != encode(*rn, x, rows, cols, 3));
+}
+
+TEST_CASE("quant/rn: a device codec table built for other rounding rules is refused, naming the fix") {
+  // A cuda plugin built before a rule header was added indexes the rules differently: the core
+  // compares the table's list with its own before any call (here the emulated device's table).
+  test::EmulatedDevice device;
+  quant::DeviceCodecKernels& table = test::EmulatedDevice::backend().codec_table();
+  quant::CodecParams p;
+  p.impl = Impl::cuda;
+  auto c = quant::make_codec("rn1", p);
+  const std::vector<float> x{1, 2, 3, 4};
+  std::vector<uint8_t> w(c->wire_bytes(1, 4));
+  c->encode(x.data(), 1, 4, 1, w.data());  // the emulated kernels run on host memory
+  CHECK(w == encode(*make("rn1", Impl::reference), x, 1, 4, 1));
+  const char* own = table.rounding_rules;
+  table.rounding_rules = "stochastic";
+  CHECK_THROWS_WITH_AS(c->encode(x.data(), 1, 4, 1, w.data()), doctest::Contains("rebuild libmlsys_cuda.so"), Error);
+  table.rounding_rules = own;
 }
 
 TEST_CASE("quant/cuda: round-to-nearest CUDA kernels agree bit for bit with the reference") {
