@@ -3,7 +3,8 @@
 // shared machine the memory bandwidth drifts, so each codec's reps alternate with memcpy reps and
 // its ratio is taken against the memcpy best of those same reps.
 // Throughput counts fp32 bytes (rows * cols * 4) per second for both directions, so a codec at
-// "1.0x memcpy" processes a tensor as fast as copying it. Target: sr1 at >= 0.5x memcpy.
+// "1.0x memcpy" processes a tensor as fast as copying it. Target: sr1 at >= 0.5x memcpy. rn1/rn8
+// (round to nearest, the same format) show what the stochastic rule's hashing costs.
 //   bench_core_quant [rows=131072] [cols=128] [reps=10]
 #include <algorithm>
 #include <chrono>
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
   std::printf("memcpy of the fp32 buffer: %.2f GB/s (best of %d at start)\n\n", double(raw) / t_copy / 1e9, reps);
   std::printf("%-6s %-9s %-5s %7s %11s %11s %9s %11s %9s\n", "codec", "impl", "meta", "ratio", "memcpy GB/s",
               "encode GB/s", "x memcpy", "decode GB/s", "x memcpy");
-  for (std::string name : {"sr1", "sr2", "sr4", "sr8", "fp16", "bf16", "fp32"}) {
+  for (std::string name : {"sr1", "sr2", "sr4", "sr8", "rn1", "rn8", "fp16", "bf16", "fp32"}) {
     for (auto impl : {quant::Impl::fast, quant::Impl::reference}) {
       if (impl == quant::Impl::reference && name != "sr1" && name != "sr8") continue;
       quant::CodecParams p;
@@ -71,8 +72,9 @@ int main(int argc, char** argv) {
       }
       const double copy_gbs = double(raw) / tc / 1e9;
       double enc = double(raw) / te / 1e9, dec = double(raw) / td / 1e9;
+      const bool per_row_meta = codec->wire_bytes(1, 0) > 0;  // the sr/rn format: metadata even for no columns
       std::printf("%-6s %-9s %-5s %6.1fx %11.2f %11.2f %9.2f %11.2f %9.2f\n", name.c_str(), quant::to_string(impl),
-                  codec->stochastic() ? quant::to_string(p.meta) : "-", double(raw) / double(wire.size()), copy_gbs,
+                  per_row_meta ? quant::to_string(p.meta) : "-", double(raw) / double(wire.size()), copy_gbs,
                   enc, enc / copy_gbs, dec, dec / copy_gbs);
     }
   }

@@ -11,11 +11,14 @@
 //   bf16    16   bfloat16, round to nearest even
 //   sr1..8  b    stochastic rounding with per-row min and scale (b = 1, 2, 4, 8 shipped; any b in
 //                1..8 is one file calling add_sr_codec, codecs/sr_codec.hpp)
+//   rn1..8  b    the same format rounded to nearest (rounding/nearest.hpp): deterministic, biased,
+//                so never an unbiased_codec; a rounding rule is one header (rounding_rule.hpp)
 //
 // Stochastic rounding (SR), per row r with mn = min(x_r), mx = max(x_r):
 //   s = (2^b - 1) / (mx - mn),  q = clamp(floor((x - mn) * s + u), 0, 2^b - 1),  decode q / s + mn
 // where u ~ U[0,1) comes from a counter-based hash of (seed, row, column) (quant/rng.hpp), so the
-// reference, vectorized CPU and CUDA kernels draw the same u and agree bit for bit. mn and s are
+// reference, vectorized CPU and CUDA kernels draw the same u and agree bit for bit. u is the
+// rounding rule's threshold: round to nearest (rn codecs) takes u = 1/2 with everything else alike. mn and s are
 // stored at the metadata precision (fp16 default, bf16, fp32); mn is rounded down and s rounded
 // toward zero so that every value stays inside the representable range (no clamping bias).
 // Rows with mx == mn decode exactly (the value is stored bit-exactly, see below).
@@ -99,7 +102,7 @@ class Codec {
 using CodecRegistry = Registry<Codec, const CodecParams&>;
 CodecRegistry& codec_registry();
 
-// Codec by registry name ("fp32", "fp16", "bf16", "sr1", "sr2", "sr4", "sr8").
+// Codec by registry name ("fp32", "fp16", "bf16", "sr1", "sr2", "sr4", "sr8", "rn1", ...).
 std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& params = {});
 
 // The codec table: every registered codec with its description and traits, in name order.

@@ -15,13 +15,17 @@
 namespace mlsys::quant {
 
 struct DeviceCodecKernels {
-  void (*sr_encode)(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
-                    void* stream) = nullptr;
+  void (*sr_encode)(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
+                    uint8_t* out, void* stream) = nullptr;  // rule: index in RoundingRules (rounding.hpp)
   void (*sr_decode)(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out,
                     void* stream) = nullptr;
   void (*half_encode)(const float* x, size_t n, bool bf16, uint8_t* out, void* stream) = nullptr;
   void (*half_decode)(const uint8_t* in, size_t n, bool bf16, float* out, void* stream) = nullptr;
   void (*copy)(const void* src, size_t bytes, void* dst, void* stream) = nullptr;
+  // The rounding rules sr_encode's `rule` indexes, as MLSYS_ROUNDING_RULE_NAMES where the kernels
+  // were compiled (the plugin assigns the literal itself); the core refuses a table whose list
+  // differs from its own (a plugin built before a rule was added), as indices would then mismatch.
+  const char* rounding_rules = nullptr;
 };
 
 // `base` with the implementation for ctx's memory: Impl::cuda on ctx's stream for a CUDA context;

@@ -11,11 +11,15 @@
 
 namespace mlsys::quant::kernels {
 
-void sr_encode_reference(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed,
+// The per-row min/scale format (sr_format.hpp) under rounding rule `rule` (an index of
+// RoundingRules, rounding.hpp: kRuleIndex<rounding::stochastic::Rule> for the sr codecs). Decode
+// does not depend on the rule.
+void sr_encode_reference(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
                          uint8_t* out);
 void sr_decode_reference(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out);
 
-void sr_encode_fast(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out);
+void sr_encode_fast(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
+                    uint8_t* out);
 void sr_decode_fast(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out);
 bool fast_kernels_vectorized();  // false when this CPU lacks AVX2 (fast == reference then)
 
@@ -25,8 +29,8 @@ void half_decode_reference(const uint8_t* in, size_t n, bool bf16, float* out);
 void half_encode_fast(const float* x, size_t n, bool bf16, uint8_t* out);
 void half_decode_fast(const uint8_t* in, size_t n, bool bf16, float* out);
 
-void sr_encode_cuda(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
-                    void* stream);
+void sr_encode_cuda(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
+                    uint8_t* out, void* stream);
 void sr_decode_cuda(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out, void* stream);
 void half_encode_cuda(const float* x, size_t n, bool bf16, uint8_t* out, void* stream);
 void half_decode_cuda(const uint8_t* in, size_t n, bool bf16, float* out, void* stream);

@@ -1,6 +1,8 @@
 #pragma once
 // The SR wire format's per-row arithmetic (layout: see codec.hpp), written once and shared by the
-// reference, vectorized CPU and CUDA kernels so that they agree bit for bit.
+// reference, vectorized CPU and CUDA kernels so that they agree bit for bit. The format (per-row
+// min/scale, b-bit codes) is the same under every rounding rule (rounding_rule.hpp): stochastic
+// rounding gave it its name, round to nearest ("rn" codecs) writes the same layout.
 #include <cfloat>
 #include <cstddef>
 #include <cstdint>
@@ -89,8 +91,10 @@ MLSYS_HD float sr_constant_value(uint32_t min_field, uint32_t scale_field, uint3
   return bits_float((min_field << 16) | ((first_code & 1u) << 15) | (scale_field & 0x7fffu));
 }
 
-// q = clamp(floor((x - mn) * s + u), 0, levels) as a float. Written so that NaN maps the same way
-// in every kernel (to `levels`), and never contracted into an FMA (CUDA: explicit _rn intrinsics).
+// q = clamp(floor((x - mn) * s + u), 0, levels) as a float; u is the rounding rule's threshold
+// (rounding_rule.hpp: uniform noise for stochastic rounding, 1/2 for round to nearest). Written so
+// that NaN maps the same way in every kernel (to `levels`), and never contracted into an FMA (CUDA:
+// explicit _rn intrinsics).
 MLSYS_HD float sr_quantize(float x, float mn, float s, float u, float levels) {
 #ifdef __CUDA_ARCH__
   float t = floorf(__fadd_rn(__fmul_rn(__fsub_rn(x, mn), s), u));

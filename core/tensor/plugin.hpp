@@ -20,7 +20,7 @@
 
 namespace mlsys::plugin {
 
-constexpr int kPluginAbi = 1;
+constexpr int kPluginAbi = 2;  // 2: the codec table's sr_encode takes a rounding rule
 
 // "libmlsys_cuda.so" for "cuda".
 std::string file_name(const std::string& name);

@@ -6,6 +6,7 @@
 #include "core/kernels/kernel_table.hpp"
 #include "core/quant/cuda/cuda_codec_kernels.hpp"
 #include "core/quant/device_kernels.hpp"
+#include "core/quant/rounding.hpp"
 #include "core/tensor/cuda/cuda_runtime.hpp"
 #include "core/tensor/device_backend.hpp"
 #include "core/tensor/device_pool.hpp"
@@ -25,6 +26,7 @@ class CudaBackend final : public DeviceBackend {
     codecs_.half_encode = &quant::kernels::cuda::half_encode;
     codecs_.half_decode = &quant::kernels::cuda::half_decode;
     codecs_.copy = &quant::kernels::cuda::copy;
+    codecs_.rounding_rules = MLSYS_ROUNDING_RULE_NAMES;  // the rules sr_kernels.cu was instantiated for
   }
   Device::Kind kind() const override { return Device::Kind::cuda; }
   int device_count() const override { return cudart::device_count(); }

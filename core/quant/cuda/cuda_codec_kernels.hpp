@@ -8,8 +8,8 @@
 
 namespace mlsys::quant::kernels::cuda {
 
-void sr_encode(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
-               void* stream);
+void sr_encode(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
+               uint8_t* out, void* stream);
 void sr_decode(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out, void* stream);
 void half_encode(const float* x, size_t n, bool bf16, uint8_t* out, void* stream);
 void half_decode(const uint8_t* in, size_t n, bool bf16, float* out, void* stream);

@@ -1,6 +1,7 @@
-// CUDA kernels of the codecs. They share the per-value arithmetic of sr_format.hpp / half.hpp /
-// rng.hpp with the reference (explicit _rn intrinsics, no FMA contraction), so their output is
-// the reference's bit for bit.
+// CUDA kernels of the codecs. They share the per-value arithmetic of sr_format.hpp / half.hpp and
+// the rounding rules' thresholds (rounding/*.hpp, MLSYS_HD) with the reference (explicit _rn
+// intrinsics, no FMA contraction), so their output is the reference's bit for bit. The encode
+// kernels are templates on the rule, instantiated for every rule of RoundingRules (rounding.hpp).
 //
 // SR, fused row kernels (cols % 8 == 0, so every row's payload starts on a byte boundary and a
 // pair of float4s is exactly `bits` whole bytes; encode also needs x 16-byte aligned): a row belongs
@@ -13,7 +14,7 @@
 // SR, general kernels (any other shape, alignment or width 1..8): one warp per row writes the
 // metadata, then one thread per payload byte computes the codes that overlap its byte (8/b of them
 // when b divides 8; otherwise a code straddling two bytes is computed by both threads, which draw
-// the same u, so no atomics are needed); decode is one thread per value.
+// the same threshold, so no atomics are needed); decode is one thread per value.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,7 +23,7 @@
 #include <type_traits>
 
 #include "core/quant/cuda/cuda_codec_kernels.hpp"
-#include "core/quant/rng.hpp"
+#include "core/quant/rounding.hpp"
 #include "core/quant/sr_format.hpp"
 #include "core/util/error.hpp"
 
@@ -123,7 +124,7 @@ __device__ uint32_t code_bits(float t) { return float_bits(__fadd_rn(t, 8388608.
 
 // Codes of one quad (columns c0..c0+3), code k at bit k*kBits. meta.mn / meta.s are the values
 // decoded from the stored fields (sr_row_meta), i.e. what the general pack kernel reads back.
-template <int kBits>
+template <class Rule, int kBits>
 __device__ uint32_t quad_codes(float4 v, size_t c0, const SrRowMeta& meta, uint32_t key) {
   if (meta.constant) return c0 == 0 ? meta.first_code : 0u;
   const float levels = float((1u << kBits) - 1u);
@@ -131,7 +132,7 @@ __device__ uint32_t quad_codes(float4 v, size_t c0, const SrRowMeta& meta, uint3
   uint32_t codes = 0;
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
-    const float u = rng_uniform(rng_bits(key, uint32_t(c0 + size_t(k))));
+    const float u = Rule::threshold(key, uint32_t(c0 + size_t(k)));
     codes |= code_bits(sr_quantize(e[k], meta.mn, meta.s, u, levels)) << (k * kBits);
   }
   return codes;
@@ -163,7 +164,7 @@ __device__ uint32_t get_quad_codes(const uint8_t* row_payload, size_t q) {
 // Fused encode (fused_layout, x 16-byte aligned), kWarp/seg rows per warp and step. Every loop that
 // reaches a shuffle has the same trip count in all lanes (it depends on row0, seg and cols only);
 // lanes past the last row (whole segments) join the shuffles but load and store nothing.
-template <int kBits>
+template <class Rule, int kBits>
 __global__ void __launch_bounds__(kThreads)
     sr_encode_rows_kernel(const float* x, size_t rows, size_t cols, unsigned seg, MetaPrecision m, uint64_t seed,
                           uint8_t* out) {
@@ -203,19 +204,19 @@ __global__ void __launch_bounds__(kThreads)
       store_field(out + row * 2 * fb, meta.min_field, fb);
       store_field(out + row * 2 * fb + fb, meta.scale_field, fb);
     }
-    const uint32_t key = rng_row_key(seed, row);
+    const uint32_t key = Rule::row_key(seed, row);
     uint8_t* dst = payload + (live ? row : row0) * quads * kBits / 2;  // row * cols * kBits / 8
 #pragma unroll
     for (int j = 0; j < kQuadsPerLane; ++j) {
       if (size_t(j) * seg >= quads) break;
       const size_t q = sub + size_t(j) * seg;
       const bool active = live && q < quads;
-      put_quad_codes<kBits>(dst, q, active ? quad_codes<kBits>(held[j], 4 * q, meta, key) : 0u, active);
+      put_quad_codes<kBits>(dst, q, active ? quad_codes<Rule, kBits>(held[j], 4 * q, meta, key) : 0u, active);
     }
     for (size_t base = size_t(kQuadsPerLane) * seg; base < quads; base += seg) {
       const size_t q = base + sub;
       const bool active = live && q < quads;
-      put_quad_codes<kBits>(dst, q, active ? quad_codes<kBits>(r[q], 4 * q, meta, key) : 0u, active);
+      put_quad_codes<kBits>(dst, q, active ? quad_codes<Rule, kBits>(r[q], 4 * q, meta, key) : 0u, active);
     }
   }
 }
@@ -274,6 +275,7 @@ __global__ void sr_meta_kernel(const float* x, size_t rows, size_t cols, int bit
   }
 }
 
+template <class Rule>
 __global__ void sr_pack_kernel(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed,
                                uint8_t* out) {
   const size_t byte = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -291,7 +293,7 @@ __global__ void sr_pack_kernel(const float* x, size_t rows, size_t cols, int bit
     if (sr_is_constant_field(scale_field, m)) {
       if (c == 0 && m != MetaPrecision::fp32) q = (float_bits(x[r * cols]) >> 15) & 1u;
     } else {
-      float u = rng_uniform(rng_bits(rng_row_key(seed, r), uint32_t(c)));
+      const float u = Rule::threshold(Rule::row_key(seed, r), uint32_t(c));
       q = uint32_t(sr_quantize(x[i], meta_field_value(min_field, m), meta_field_value(scale_field, m), u, levels));
     }
     const int at = int(int64_t(i * size_t(bits)) - int64_t(8 * byte));  // code's bit 0 relative to the byte's
@@ -333,13 +335,14 @@ __global__ void half_decode_kernel(const uint8_t* in, size_t n, bool bf16, float
   out[i] = bf16 ? bf16_to_f32(h) : f16_to_f32(h);
 }
 
-template <int kBits>
+template <class Rule, int kBits>
 void encode_rows(const float* x, size_t rows, size_t cols, MetaPrecision m, uint64_t seed, uint8_t* out,
                  cudaStream_t s) {
-  static const int per_sm = blocks_per_sm(sr_encode_rows_kernel<kBits>);
+  static const int per_sm = blocks_per_sm(sr_encode_rows_kernel<Rule, kBits>);
   const unsigned seg = lanes_per_row(cols);
   const size_t rows_per_warp = kWarp / seg, warps = (rows + rows_per_warp - 1) / rows_per_warp;
-  sr_encode_rows_kernel<kBits><<<resident_blocks(per_sm, warps), kThreads, 0, s>>>(x, rows, cols, seg, m, seed, out);
+  sr_encode_rows_kernel<Rule, kBits>
+      <<<resident_blocks(per_sm, warps), kThreads, 0, s>>>(x, rows, cols, seg, m, seed, out);
   check(cudaGetLastError(), "sr encode rows kernel");
 }
 
@@ -353,31 +356,38 @@ void decode_rows(const uint8_t* in, size_t rows, size_t cols, MetaPrecision m, f
   check(cudaGetLastError(), "sr decode rows kernel");
 }
 
-}  // namespace
-
-namespace cuda {
-
-void sr_encode(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
-               void* stream) {
-  if (rows == 0 || cols == 0) return;
-  auto s = static_cast<cudaStream_t>(stream);
+template <class Rule>
+void encode(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out,
+            cudaStream_t s) {
   if (fused_layout(cols, bits) && aligned(x, 16)) {
     switch (bits) {
       case 1:
-        return encode_rows<1>(x, rows, cols, m, seed, out, s);
+        return encode_rows<Rule, 1>(x, rows, cols, m, seed, out, s);
       case 2:
-        return encode_rows<2>(x, rows, cols, m, seed, out, s);
+        return encode_rows<Rule, 2>(x, rows, cols, m, seed, out, s);
       case 4:
-        return encode_rows<4>(x, rows, cols, m, seed, out, s);
+        return encode_rows<Rule, 4>(x, rows, cols, m, seed, out, s);
       case 8:
-        return encode_rows<8>(x, rows, cols, m, seed, out, s);
+        return encode_rows<Rule, 8>(x, rows, cols, m, seed, out, s);
     }
   }
   sr_meta_kernel<<<blocks_for(rows * 32, kThreads), kThreads, 0, s>>>(x, rows, cols, bits, m, out);
   check(cudaGetLastError(), "sr meta kernel");
   size_t bytes = sr_payload_bytes(rows, cols, bits);
-  sr_pack_kernel<<<blocks_for(bytes, kThreads), kThreads, 0, s>>>(x, rows, cols, bits, m, seed, out);
+  sr_pack_kernel<Rule><<<blocks_for(bytes, kThreads), kThreads, 0, s>>>(x, rows, cols, bits, m, seed, out);
   check(cudaGetLastError(), "sr pack kernel");
+}
+
+}  // namespace
+
+namespace cuda {
+
+void sr_encode(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
+               uint8_t* out, void* stream) {
+  if (rows == 0 || cols == 0) return;
+  with_rounding_rule(rule, [&](auto r) {
+    encode<decltype(r)>(x, rows, cols, bits, m, seed, out, static_cast<cudaStream_t>(stream));
+  });
 }
 
 void sr_decode(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out, void* stream) {

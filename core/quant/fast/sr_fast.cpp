@@ -1,7 +1,8 @@
 // Vectorized CPU kernels (AVX2, chosen at run time so the library still runs on any x86-64).
-// They compute exactly what the reference does, in the same float operations: the random stream
-// is a pure function of (seed, row, column) and each value goes through the same
-// sub/mul/add/floor/min/max sequence, so the output is bit-identical (tests/core/quant).
+// They compute exactly what the reference does, in the same float operations: the rounding rule's
+// threshold is a pure function of (seed, row, column) that its Lanes give 8 columns at a time
+// (rounding_rule.hpp), and each value goes through the same sub/mul/add/floor/min/max sequence, so
+// the output is bit-identical (tests/core/quant). Encode is instantiated for every rule.
 // Codes are packed with movemask per bit plane and a spread table for 1, 2 and 4 bits (no BMI2 pdep:
 // slow on Zen 2), a byte shuffle for 8 bits, and per-lane shifts for any other width (1..8), so a
 // new width needs no code here.
@@ -9,14 +10,8 @@
 #include <cstring>
 
 #include "core/quant/kernels.hpp"
-#include "core/quant/rng.hpp"
+#include "core/quant/rounding.hpp"  // MLSYS_QUANT_AVX2 and MLSYS_AVX2 on x86 (rounding_rule.hpp)
 #include "core/quant/sr_format.hpp"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define MLSYS_QUANT_X86 1
-#define MLSYS_AVX2 __attribute__((target("avx2,f16c")))
-#endif
 
 namespace mlsys::quant::kernels {
 namespace {
@@ -69,7 +64,7 @@ struct BitReader {
   }
 };
 
-#ifdef MLSYS_QUANT_X86
+#ifdef MLSYS_QUANT_AVX2
 // spread2[m]: bit k of m moved to bit 2k; spread4[m]: bit k moved to bit 4k.
 struct SpreadTables {
   uint16_t s2[256];
@@ -134,14 +129,6 @@ MLSYS_AVX2 inline void put8(BitWriter& w, __m256i q, int bits) {
   }
 }
 
-MLSYS_AVX2 inline __m256i fmix32_v(__m256i h) {
-  h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
-  h = _mm256_mullo_epi32(h, _mm256_set1_epi32(int(0x85ebca6bu)));
-  h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 13));
-  h = _mm256_mullo_epi32(h, _mm256_set1_epi32(int(0xc2b2ae35u)));
-  return _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
-}
-
 MLSYS_AVX2 inline float hmin(__m256 v) {
   __m128 m = _mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
   m = _mm_min_ps(m, _mm_movehl_ps(m, m));
@@ -194,16 +181,13 @@ MLSYS_AVX2 inline void row_min_max(const float* row, size_t cols, float& mn_out,
   mx_out = mx;
 }
 
+template <class Rule>
 MLSYS_AVX2 void sr_encode_avx2(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed,
                                uint8_t* out) {
   const size_t fb = meta_field_bytes(m);
   BitWriter w{out + sr_meta_bytes(rows, m)};
   const float levels = float((1u << bits) - 1u);
-  const __m256 vlev = _mm256_set1_ps(levels), vzero = _mm256_setzero_ps(),
-               vinv24 = _mm256_set1_ps(5.9604644775390625e-8f);
-  const __m256i lane_g =
-      _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(int(kColumnGolden)));
-  const __m256i step_g = _mm256_set1_epi32(int(8u * kColumnGolden));
+  const __m256 vlev = _mm256_set1_ps(levels), vzero = _mm256_setzero_ps();
   const size_t vec_end = cols & ~size_t(7);
   // Rows go in blocks: first the metadata of kBlock rows (independent work that the CPU overlaps),
   // then their codes.
@@ -228,19 +212,16 @@ MLSYS_AVX2 void sr_encode_avx2(const float* x, size_t rows, size_t cols, int bit
         w.zeros((cols - 1) * size_t(bits));
         continue;
       }
-      const uint32_t key = rng_row_key(seed, r);
-      const __m256i vkey = _mm256_set1_epi32(int(key));
+      const uint32_t key = Rule::row_key(seed, r);
+      typename Rule::Lanes thresholds(key);
       const __m256 vmnv = _mm256_set1_ps(meta.mn), vs = _mm256_set1_ps(meta.s);
-      __m256i colg = lane_g;
       c = 0;
       if (bits == 1) {
         // q = 1 exactly when !(p + u < 1): floor, clamp and convert are not needed (NaN -> 1, as
         // in the reference). Four vectors make one 32-bit word of codes.
         const __m256 one = _mm256_set1_ps(1.0f);
         auto code8 = [&](size_t at) MLSYS_AVX2 {
-          __m256i h = fmix32_v(_mm256_xor_si256(vkey, colg));
-          colg = _mm256_add_epi32(colg, step_g);
-          __m256 u = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(h, 8)), vinv24);
+          __m256 u = thresholds.next();
           __m256 y = _mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(row + at), vmnv), vs), u);
           return uint32_t(_mm256_movemask_ps(_mm256_cmp_ps(y, one, _CMP_NLT_UQ)));
         };
@@ -251,18 +232,15 @@ MLSYS_AVX2 void sr_encode_avx2(const float* x, size_t rows, size_t cols, int bit
         for (; c < vec_end; c += 8) w.put(code8(c), 8);
       }
       for (; c < vec_end; c += 8) {
-        __m256i h = fmix32_v(_mm256_xor_si256(vkey, colg));
-        colg = _mm256_add_epi32(colg, step_g);
-        __m256 u = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(h, 8)), vinv24);
+        __m256 u = thresholds.next();
         __m256 d = _mm256_sub_ps(_mm256_loadu_ps(row + c), vmnv);
         __m256 t = _mm256_floor_ps(_mm256_add_ps(_mm256_mul_ps(d, vs), u));
         t = _mm256_max_ps(_mm256_min_ps(t, vlev), vzero);
         put8(w, _mm256_cvttps_epi32(t), bits);
       }
-      for (; c < cols; ++c) {
-        float u = rng_uniform(rng_bits(key, uint32_t(c)));
-        w.put(uint32_t(sr_quantize(row[c], meta.mn, meta.s, u, levels)), unsigned(bits));
-      }
+      for (; c < cols; ++c)
+        w.put(uint32_t(sr_quantize(row[c], meta.mn, meta.s, Rule::threshold(key, uint32_t(c)), levels)),
+              unsigned(bits));
     }
   }
   w.finish();
@@ -339,29 +317,31 @@ bool cpu_has_avx2() { return false; }
 
 bool fast_kernels_vectorized() { return cpu_has_avx2(); }
 
-void sr_encode_fast(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out) {
-#ifdef MLSYS_QUANT_X86
-  if (cpu_has_avx2()) return sr_encode_avx2(x, rows, cols, bits, m, seed, out);
+void sr_encode_fast(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
+                    uint8_t* out) {
+#ifdef MLSYS_QUANT_AVX2
+  if (cpu_has_avx2())
+    return with_rounding_rule(rule, [&](auto r) { sr_encode_avx2<decltype(r)>(x, rows, cols, bits, m, seed, out); });
 #endif
-  sr_encode_reference(x, rows, cols, bits, m, seed, out);
+  sr_encode_reference(x, rows, cols, bits, m, rule, seed, out);
 }
 
 void sr_decode_fast(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out) {
-#ifdef MLSYS_QUANT_X86
+#ifdef MLSYS_QUANT_AVX2
   if (cpu_has_avx2()) return sr_decode_avx2(in, rows, cols, bits, m, out);
 #endif
   sr_decode_reference(in, rows, cols, bits, m, out);
 }
 
 void half_encode_fast(const float* x, size_t n, bool bf16, uint8_t* out) {
-#ifdef MLSYS_QUANT_X86
+#ifdef MLSYS_QUANT_AVX2
   if (!bf16 && cpu_has_avx2()) return f16_encode_avx2(x, n, out);
 #endif
   half_encode_reference(x, n, bf16, out);
 }
 
 void half_decode_fast(const uint8_t* in, size_t n, bool bf16, float* out) {
-#ifdef MLSYS_QUANT_X86
+#ifdef MLSYS_QUANT_AVX2
   if (!bf16 && cpu_has_avx2()) return f16_decode_avx2(in, n, out);
 #endif
   half_decode_reference(in, n, bf16, out);

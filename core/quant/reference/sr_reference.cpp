@@ -1,15 +1,16 @@
-// The plain definition of the SR codec (codec.hpp): one value at a time, no tricks. The fast and
-// CUDA kernels are tested against this.
+// The plain definition of the per-row min/scale codecs (codec.hpp) under each rounding rule
+// (rounding.hpp): one value at a time, no tricks. The fast and CUDA kernels are tested against this.
 #include <cstring>
 
 #include "core/quant/kernels.hpp"
-#include "core/quant/rng.hpp"
+#include "core/quant/rounding.hpp"
 #include "core/quant/sr_format.hpp"
 
 namespace mlsys::quant::kernels {
+namespace {
 
-void sr_encode_reference(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed,
-                         uint8_t* out) {
+template <class Rule>
+void encode(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, uint64_t seed, uint8_t* out) {
   const size_t fb = meta_field_bytes(m);
   uint8_t* payload = out + sr_meta_bytes(rows, m);
   std::memset(payload, 0, sr_payload_bytes(rows, cols, bits));
@@ -24,18 +25,24 @@ void sr_encode_reference(const float* x, size_t rows, size_t cols, int bits, Met
     SrRowMeta meta = sr_row_meta(mn, mx, row[0], bits, m);
     store_field(out + r * 2 * fb, meta.min_field, fb);
     store_field(out + r * 2 * fb + fb, meta.scale_field, fb);
-    const uint32_t key = rng_row_key(seed, r);
+    const uint32_t key = Rule::row_key(seed, r);
     for (size_t c = 0; c < cols; ++c) {
       uint32_t q;
       if (meta.constant) {
         q = c == 0 ? meta.first_code : 0u;
       } else {
-        float u = rng_uniform(rng_bits(key, uint32_t(c)));
-        q = uint32_t(sr_quantize(row[c], meta.mn, meta.s, u, levels));
+        q = uint32_t(sr_quantize(row[c], meta.mn, meta.s, Rule::threshold(key, uint32_t(c)), levels));
       }
       sr_put_code(payload, r * cols + c, bits, q);
     }
   }
+}
+
+}  // namespace
+
+void sr_encode_reference(const float* x, size_t rows, size_t cols, int bits, MetaPrecision m, int rule, uint64_t seed,
+                         uint8_t* out) {
+  with_rounding_rule(rule, [&](auto r) { encode<decltype(r)>(x, rows, cols, bits, m, seed, out); });
 }
 
 void sr_decode_reference(const uint8_t* in, size_t rows, size_t cols, int bits, MetaPrecision m, float* out) {

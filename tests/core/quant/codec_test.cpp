@@ -44,6 +44,9 @@ TEST_CASE("quant/traits: codecs are found by what they are, the unbiased ones by
     c->decode(w.data(), 5, 33, y.data());
     CHECK(info.traits.lossless == (y == x));
     CHECK_FALSE((info.traits.lossless && info.traits.stochastic));
+    std::vector<uint8_t> w2(w.size());
+    c->encode(x.data(), 5, 33, 10, w2.data());
+    CHECK(info.traits.stochastic == (w2 != w));  // only a stochastic codec's output depends on the seed
   }
   CHECK(quant::unbiased_widths() == std::vector<int>{1, 2, 4, 8, 32});  // fp16/bf16 round to nearest: biased
   CHECK(quant::unbiased_codec(1)->name() == "sr1");
@@ -101,7 +104,7 @@ TEST_CASE("quant/sr: wire size is metadata + dense bits, 1-bit at F=128 is >= 25
 TEST_CASE("quant/fast: vectorized kernels agree bit for bit with the reference") {
   const std::string simd = quant::kernels::fast_kernels_vectorized() ? "yes" : "no";
   MESSAGE("fast kernels vectorized on this CPU: " << simd);
-  for (std::string name : {"sr1", "sr2", "sr4", "sr8", "fp16", "bf16", "fp32"})
+  for (const std::string& name : quant::codec_registry().names())
     for (auto m : kMetas)
       for (auto [rows, cols] : kShapes) {
         CAPTURE(name);

@@ -14,6 +14,7 @@
 #include "core/kernels/kernel_table.hpp"
 #include "core/quant/device_kernels.hpp"
 #include "core/quant/kernels.hpp"
+#include "core/quant/rounding.hpp"
 #include "core/tensor/device_backend.hpp"
 #include "core/tensor/device_pool.hpp"
 
@@ -22,8 +23,8 @@ namespace mlsys::test {
 class EmulatedBackend final : public DeviceBackend {
  public:
   EmulatedBackend() {
-    codecs_.sr_encode = [](const float* x, size_t r, size_t c, int b, quant::MetaPrecision m, uint64_t s, uint8_t* o,
-                           void*) { quant::kernels::sr_encode_fast(x, r, c, b, m, s, o); };
+    codecs_.sr_encode = [](const float* x, size_t r, size_t c, int b, quant::MetaPrecision m, int rule, uint64_t s,
+                           uint8_t* o, void*) { quant::kernels::sr_encode_fast(x, r, c, b, m, rule, s, o); };
     codecs_.sr_decode = [](const uint8_t* in, size_t r, size_t c, int b, quant::MetaPrecision m, float* o, void*) {
       quant::kernels::sr_decode_fast(in, r, c, b, m, o);
     };
@@ -36,6 +37,7 @@ class EmulatedBackend final : public DeviceBackend {
     codecs_.copy = [](const void* src, size_t bytes, void* dst, void*) {
       if (bytes) std::memcpy(dst, src, bytes);
     };
+    codecs_.rounding_rules = MLSYS_ROUNDING_RULE_NAMES;
   }
   Device::Kind kind() const override { return Device::Kind::cuda; }
   int device_count() const override { return 2; }
@@ -78,6 +80,8 @@ class EmulatedBackend final : public DeviceBackend {
   }
   const kernels::KernelTable& kernels() const override { return kernels::cpu_kernel_table(); }
   const quant::DeviceCodecKernels* codec_kernels() const override { return &codecs_; }
+  // The table itself, for a test that stands in a stale plugin's (it restores what it changes).
+  quant::DeviceCodecKernels& codec_table() { return codecs_; }
   // The "driver's" figure: every live block on the device plus what `other_use` says others hold.
   uint64_t driver_used_bytes(int device) const override {
     std::lock_guard<std::mutex> lock(mu_);

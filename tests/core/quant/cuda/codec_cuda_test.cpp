@@ -14,6 +14,7 @@
 #include "core/quant/codec.hpp"
 #include "core/quant/device_kernels.hpp"
 #include "core/quant/kernels.hpp"
+#include "core/quant/rounding.hpp"
 #include "core/quant/sr_format.hpp"
 #include "tests/core/kernels/backend_test.hpp"
 #include "tests/core/quant/quant_test_util.hpp"
@@ -148,37 +149,39 @@ TEST_CASE("quant/cuda: SR kernels agree bit for bit with the reference on every 
       }
 }
 
-TEST_CASE("quant/cuda: SR kernels of widths that straddle bytes agree bit for bit with the reference") {
+TEST_CASE("quant/cuda: SR kernels of widths that straddle bytes agree bit for bit with the reference, every rule") {
   if (std::string why = test::cuda_missing(); !why.empty()) MLSYS_SKIP("no-gpu", "cuda backend unavailable: " << why);
   DeviceContext ctx(Device::cuda(0));
   // 3, 5, 6, 7 bits are not shipped codecs (docs_examples/sr3_codec_test.cpp registers sr3 as a file
   // would), so their kernels are called directly; every shape takes the general kernels.
   const std::pair<size_t, size_t> shapes[] = {{1, 1}, {7, 13}, {33, 128}, {5000, 8}, {9, 72}, {3, 1001}};
-  for (int bits : {3, 5, 6, 7})
-    for (auto meta : {quant::MetaPrecision::fp16, quant::MetaPrecision::bf16, quant::MetaPrecision::fp32})
-      for (auto [rows, cols] : shapes)
-        for (size_t wire_offset : {0, 1}) {
-          CAPTURE(bits);
-          CAPTURE(quant::to_string(meta));
-          CAPTURE(rows);
-          CAPTURE(cols);
-          CAPTURE(wire_offset);
-          auto x = sr_matrix(rows, cols, rows * 31 + cols);
-          const size_t wb = quant::sr_wire_bytes(rows, cols, bits, meta), n = rows * cols;
-          std::vector<uint8_t> wr(wb);
-          std::vector<float> yr(n);
-          quant::kernels::sr_encode_reference(x.data(), rows, cols, bits, meta, 7, wr.data());
-          quant::kernels::sr_decode_reference(wr.data(), rows, cols, bits, meta, yr.data());
-          Tensor dx = Tensor::from_vector(x).to(ctx);
-          Tensor dw = Tensor::empty({int64_t(wire_offset + wb)}, DType::u8, ctx);
-          Tensor dy = Tensor::empty({int64_t(n)}, DType::f32, ctx);
-          quant::kernels::sr_encode_cuda(dx.data<float>(), rows, cols, bits, meta, 7, dw.data<uint8_t>() + wire_offset,
-                                         ctx.stream());
-          quant::kernels::sr_decode_cuda(dw.data<uint8_t>() + wire_offset, rows, cols, bits, meta, dy.data<float>(),
-                                         ctx.stream());
-          ctx.synchronize();
-          auto wd = dw.to_vector<uint8_t>();
-          CHECK(std::memcmp(wr.data(), wd.data() + wire_offset, wb) == 0);
-          CHECK(float_mismatches(yr, dy.to_vector<float>(), 0) == 0);
-        }
+  for (int rule = 0; rule < int(quant::kRoundingRules.size()); ++rule)
+    for (int bits : {3, 5, 6, 7})
+      for (auto meta : {quant::MetaPrecision::fp16, quant::MetaPrecision::bf16, quant::MetaPrecision::fp32})
+        for (auto [rows, cols] : shapes)
+          for (size_t wire_offset : {0, 1}) {
+            CAPTURE(quant::kRoundingRules[size_t(rule)].prefix);
+            CAPTURE(bits);
+            CAPTURE(quant::to_string(meta));
+            CAPTURE(rows);
+            CAPTURE(cols);
+            CAPTURE(wire_offset);
+            auto x = sr_matrix(rows, cols, rows * 31 + cols);
+            const size_t wb = quant::sr_wire_bytes(rows, cols, bits, meta), n = rows * cols;
+            std::vector<uint8_t> wr(wb);
+            std::vector<float> yr(n);
+            quant::kernels::sr_encode_reference(x.data(), rows, cols, bits, meta, rule, 7, wr.data());
+            quant::kernels::sr_decode_reference(wr.data(), rows, cols, bits, meta, yr.data());
+            Tensor dx = Tensor::from_vector(x).to(ctx);
+            Tensor dw = Tensor::empty({int64_t(wire_offset + wb)}, DType::u8, ctx);
+            Tensor dy = Tensor::empty({int64_t(n)}, DType::f32, ctx);
+            quant::kernels::sr_encode_cuda(dx.data<float>(), rows, cols, bits, meta, rule, 7,
+                                           dw.data<uint8_t>() + wire_offset, ctx.stream());
+            quant::kernels::sr_decode_cuda(dw.data<uint8_t>() + wire_offset, rows, cols, bits, meta, dy.data<float>(),
+                                           ctx.stream());
+            ctx.synchronize();
+            auto wd = dw.to_vector<uint8_t>();
+            CHECK(std::memcmp(wr.data(), wd.data() + wire_offset, wb) == 0);
+            CHECK(float_mismatches(yr, dy.to_vector<float>(), 0) == 0);
+          }
 }
