@@ -18,9 +18,9 @@ namespace {
 class CudaBackend final : public DeviceBackend {
  public:
   CudaBackend() {
-#define MLSYS_CUDA_FILL(fn) kernels_.fn = &kernels::cuda::fn;
-    MLSYS_KERNEL_NAMES(MLSYS_CUDA_FILL)
-#undef MLSYS_CUDA_FILL
+#define MLSYS_KERNEL(ret, name, params, args) kernels_.name = &kernels::cuda::name;
+#include "core/kernels/kernels.inc"
+#undef MLSYS_KERNEL
     codecs_.sr_encode = &quant::kernels::cuda::sr_encode;
     codecs_.sr_decode = &quant::kernels::cuda::sr_decode;
     codecs_.half_encode = &quant::kernels::cuda::half_encode;
