@@ -114,7 +114,8 @@ void Advisor::add_history(const AdvisedJob& job) {
   if (p.ids.size() < 3) p.ids.push_back(job.id);
   user_log_durations_[job.user].push_back(ld);
   all_log_durations_.push_back(ld);
-  if (!(job.facts.steps > 0) && !workload_of(job.facts).empty()) effects_.add(workload_of(job.facts), platform_of(job), ld);
+  const std::string workload = workload_of(job.facts);
+  if (!(job.facts.steps > 0) && !workload.empty()) effects_.add(workload, platform_of(job), ld);
   ++history_count_;
 }
 

@@ -34,17 +34,13 @@ size_t SystemEffects::index_of(std::map<std::string, size_t>& ids, const std::st
   return ids.emplace(name, ids.size()).first->second;
 }
 
-const std::string& SystemEffects::level(const PlatformFacts& p, size_t factor) {
-  return factor == 0 ? p.kind : factor == 1 ? p.user : p.software;
-}
-
 void SystemEffects::add(const std::string& workload, const PlatformFacts& pf, double log_duration) {
   const size_t w = index_of(workload_ids_, workload);
   const size_t p = index_of(platform_ids_, pf.platform);
   if (p == platforms_.size()) {
     Platform pl;
     pl.facts = pf;
-    for (size_t f = 0; f < kFactors; ++f) pl.level[f] = index_of(factors_[f].ids, level(pf, f));
+    for (size_t f = 0; f < kFactors; ++f) pl.level[f] = index_of(factors_[f].ids, pf.*factors_[f].field);
     pl.has_count = pf.count > 0;
     pl.log_count = pl.has_count ? std::log(static_cast<double>(pf.count)) : 0;
     platforms_.push_back(std::move(pl));
@@ -123,7 +119,8 @@ void SystemEffects::fit() const {
         slope_[w] = (num[w] + opt_.slope_penalty * shared_slope_) / (den[w] + opt_.slope_penalty);
         sum += slope_[w];
       }
-      shared_slope_ = (sum + opt_.shared_slope_penalty * opt_.slope_prior) / (static_cast<double>(W) + opt_.shared_slope_penalty);
+      shared_slope_ = (sum + opt_.shared_slope_penalty * opt_.slope_prior) /
+                      (static_cast<double>(W) + opt_.shared_slope_penalty);
       double cn = 0, cd = 0;
       for (const Cell& c : cells_) {
         const Platform& p = platforms_[c.platform];
@@ -144,8 +141,10 @@ void SystemEffects::fit() const {
         num[l] += c.y - fitted(c) + fa.effect[l];
       }
       const auto unstated = fa.ids.find("");
-      for (size_t l = 0; l < fa.ids.size(); ++l)
-        fa.effect[l] = unstated != fa.ids.end() && unstated->second == l ? 0 : num[l] / (fa.cells[l] + opt_.*fa.penalty);
+      for (size_t l = 0; l < fa.ids.size(); ++l) {
+        const bool stated = unstated == fa.ids.end() || unstated->second != l;
+        fa.effect[l] = stated ? num[l] / (fa.cells[l] + opt_.*fa.penalty) : 0;
+      }
     }
     num.assign(P, 0);
     for (const Cell& c : cells_) num[c.platform] += c.y - fitted(c) + platform_[c.platform];
@@ -187,17 +186,18 @@ SystemEffects::Estimate SystemEffects::predict(const std::string& workload, cons
   if (opt_.use_count && !p.has_count) e.evidence.push_back("accelerator count unknown: the workload's average scale");
   for (size_t f = 0; f < kFactors; ++f) {
     const Factor& fa = factors_[f];
-    const std::string& l = level(pf, f);
+    const std::string& l = pf.*fa.field;
     const auto it = fa.ids.find(l);
     if (l.empty() || it == fa.ids.end()) {
       e.evidence.push_back(std::string(fa.name) + " " + (l.empty() ? "unstated" : l) + ": no effect (not seen)");
       continue;
     }
     e.log_duration += fa.effect[it->second];
-    e.evidence.push_back(std::string(fa.name) + " " + l + ": " + std::to_string(fa.cells[it->second]) + " cells, effect " +
-                         fmt("%+.2f", fa.effect[it->second]));
+    e.evidence.push_back(std::string(fa.name) + " " + l + ": " + std::to_string(fa.cells[it->second]) +
+                         " cells, effect " + fmt("%+.2f", fa.effect[it->second]));
   }
-  e.sigma = std::max(kMinSigma, residual_sd_ * std::sqrt(1.0 + 1.0 / workload_cells_[w])) + (known ? 0 : kNewPlatformSigma);
+  e.sigma = std::max(kMinSigma, residual_sd_ * std::sqrt(1.0 + 1.0 / workload_cells_[w])) +
+            (known ? 0 : kNewPlatformSigma);
   return e;
 }
 

@@ -56,13 +56,13 @@ class SystemEffects {
   // A fact platforms share (kind, user, software): its levels and, per level, an effect.
   struct Factor {
     const char* name;
+    std::string PlatformFacts::*field;
     double SystemEffectsOptions::*penalty;
     std::map<std::string, size_t> ids;
     mutable std::vector<double> effect;
     mutable std::vector<int> cells;
   };
   static constexpr size_t kFactors = 3;
-  static const std::string& level(const PlatformFacts& p, size_t factor);
   struct Cell {
     size_t workload = 0, platform = 0;
     std::vector<double> log_duration;
@@ -81,9 +81,10 @@ class SystemEffects {
   double shared_effects(const Platform& p) const;
 
   SystemEffectsOptions opt_;
-  std::array<Factor, kFactors> factors_{{{"kind", &SystemEffectsOptions::kind_penalty, {}, {}, {}},
-                                         {"user", &SystemEffectsOptions::user_penalty, {}, {}, {}},
-                                         {"software", &SystemEffectsOptions::software_penalty, {}, {}, {}}}};
+  std::array<Factor, kFactors> factors_{
+      {{"kind", &PlatformFacts::kind, &SystemEffectsOptions::kind_penalty, {}, {}, {}},
+       {"user", &PlatformFacts::user, &SystemEffectsOptions::user_penalty, {}, {}, {}},
+       {"software", &PlatformFacts::software, &SystemEffectsOptions::software_penalty, {}, {}, {}}}};
   std::map<std::string, size_t> workload_ids_, platform_ids_;
   std::vector<Platform> platforms_;
   std::vector<Cell> cells_;

@@ -179,7 +179,8 @@ void run_evaluate(RunContext& ctx) {
   online.seed = ctx.seed();
   const OnlineResult r = predict_online_by_vc(jobs, o.advisor, online);
   // Only the reported groups are scored and their predictions written: a held-out group is not shown at all.
-  const auto shown = reported_jobs(jobs, group_of(o.eval_group_by), o.eval_report_groups, "schedmate.evaluate.report_groups");
+  const auto shown =
+      reported_jobs(jobs, group_of(o.eval_group_by), o.eval_report_groups, "schedmate.evaluate.report_groups");
   Table acc = accuracy_table(jobs, r, group_of(o.eval_group_by), o.eval_report_groups);
   acc.set_precision(4);
   ctx.write_table("duration_accuracy.csv", acc);

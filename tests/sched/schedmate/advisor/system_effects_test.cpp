@@ -33,7 +33,8 @@ AdvisedJob run(const std::string& bench, const System& s, int k, bool finished) 
   j.id = s.name + "/" + bench + "/" + std::to_string(k);
   j.user = s.user;
   j.name = s.name + "/" + bench;
-  j.text = {"mlperf benchmark=" + bench + " system=" + s.name + " accelerator=" + s.kind, "", j.name, s.count, 0, s.kind};
+  j.text = {"mlperf benchmark=" + bench + " system=" + s.name + " accelerator=" + s.kind, "", j.name, s.count, 0,
+            s.kind};
   j.facts = extract_facts(j.text);
   j.facts.num_gpus = s.count;
   j.duration = finished ? truth(bench, s, k) : NAN;
