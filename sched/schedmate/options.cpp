@@ -48,6 +48,9 @@ const config::Section<SchedmateOptions>& schedmate_section() {
           return std::vector<config::Choice>{{"vc", "per virtual cluster (each is its own online history)"},
                                              {"id_prefix", "per first component of the job id (MLPerf: the round)"}};
         });
+    s.field("evaluate.report_groups", &O::eval_report_groups,
+            "evaluate: groups whose duration figures are scored and written ([] = all); the other groups' jobs are "
+            "still predicted and in the one history (a held-out part stays unseen while a method is designed)");
     s.field("evaluate.baselines", &O::eval_baselines, "evaluate: GBDT and same-job-previous-run baselines beside Helios-style");
     s.field("evaluate.unseen_types", &O::eval_unseen_types, "evaluate: unseen-model protocol (each job type left out of every history)");
     s.field("evaluate.labelled_logs", &O::eval_labelled_logs, "evaluate: folder of real logs with labels.csv (\"\" = skip)");

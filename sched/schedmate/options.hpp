@@ -43,6 +43,7 @@ struct SchedmateOptions {
   std::string loghub;                 // loghub *_structured.csv for template-mining accuracy ("" = skip)
   // evaluate.
   std::string eval_group_by = "vc";   // vc | id_prefix (MLPerf: the round)
+  std::vector<std::string> eval_report_groups;  // groups scored and written (none = all); all are predicted
   bool eval_baselines = true;         // GBDT and previous-run beside Helios-style
   bool eval_unseen_types = false;     // the unseen-model protocol, per job type
   std::string eval_labelled_logs;     // folder of real logs + labels.csv ("" = skip)

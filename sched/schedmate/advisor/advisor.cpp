@@ -36,11 +36,16 @@ Json Prediction::to_json() const {
   Json n = Json::array();
   for (const auto& id : neighbors) n.push_back(id);
   j["neighbors"] = n;
+  if (!evidence.empty()) {
+    Json e = Json::array();
+    for (const auto& line : evidence) e.push_back(line);
+    j["evidence"] = e;
+  }
   j["facts"] = facts.to_json();
   return j;
 }
 
-Advisor::Advisor(AdvisorOptions opt) : opt_(opt), index_(opt.ngram) {}
+Advisor::Advisor(AdvisorOptions opt) : opt_(opt), index_(opt.ngram), effects_(opt.transfer) {}
 
 double Advisor::key_similarity(const JobFacts& a, const JobFacts& b) const {
   // Weights reflect how much each fact moves per-step speed.
@@ -66,119 +71,27 @@ double Advisor::key_similarity(const JobFacts& a, const JobFacts& b) const {
   return s / total;
 }
 
-double Advisor::Cell::median() const { return mlsys::schedmate::median(log_duration); }
-
 std::string Advisor::workload_of(const JobFacts& f) {
   return f.model.empty() ? std::string() : f.model + "|" + f.dataset + "|" + f.task;
 }
 
-std::string Advisor::platform_of(const JobFacts& f) {
+PlatformFacts Advisor::platform_of(const AdvisedJob& job) {
   // A named platform (an MLPerf system) fixes hardware and software; otherwise the accelerators.
-  return !f.system.empty() ? f.system : f.accelerator + "x" + std::to_string(f.num_gpus);
-}
-
-void Advisor::add_cell(const AdvisedJob& job, double log_duration) {
-  const std::string w = workload_of(job.facts);
-  if (w.empty()) return;
-  const std::string p = platform_of(job.facts);
-  const std::string key = w + '\x1f' + p;
-  auto it = cells_.find(key);
-  if (it == cells_.end()) {
-    Cell c;
-    c.workload = w;
-    c.platform = p;
-    c.user = job.user;
-    c.accelerator = job.facts.accelerator;
-    c.num_gpus = job.facts.num_gpus;
-    it = cells_.emplace(key, std::move(c)).first;
-    cells_of_workload_[w].push_back(key);
-    platform_cells_[p][w] = key;
-  }
-  it->second.log_duration.push_back(log_duration);
-  alpha_cache_ = NAN;
-}
-
-double Advisor::scaling_alpha() const {
-  if (!std::isnan(alpha_cache_)) return alpha_cache_;
-  // Pairs of cells of one workload on one accelerator kind at different counts: the slope of log
-  // duration in log count. Their median, within [0, 1] (no slower with more accelerators, no
-  // better than linear).
-  std::vector<double> slopes;
-  for (const auto& [w, keys] : cells_of_workload_) {
-    for (size_t i = 0; i < keys.size(); ++i) {
-      const Cell& a = cells_.at(keys[i]);
-      if (a.accelerator.empty() || a.num_gpus <= 0) continue;
-      for (size_t k = i + 1; k < keys.size(); ++k) {
-        const Cell& b = cells_.at(keys[k]);
-        if (b.accelerator != a.accelerator || b.num_gpus <= 0 || b.num_gpus == a.num_gpus) continue;
-        slopes.push_back(-(a.median() - b.median()) / std::log(static_cast<double>(a.num_gpus) / b.num_gpus));
-      }
-    }
-  }
-  alpha_cache_ = slopes.size() >= 3 ? std::clamp(median(slopes), 0.0, 1.0) : opt_.prior_scaling_alpha;
-  return alpha_cache_;
+  const JobFacts& f = job.facts;
+  return {!f.system.empty() ? f.system : f.accelerator + "x" + std::to_string(f.num_gpus), f.accelerator, job.user,
+          f.software, f.num_gpus};
 }
 
 bool Advisor::transfer(const AdvisedJob& job, Prediction& pr) const {
   const std::string w = workload_of(job.facts);
-  auto same = cells_of_workload_.find(w);
-  if (w.empty() || same == cells_of_workload_.end()) return false;
-  const std::string p = platform_of(job.facts);
-  const auto mine = platform_cells_.find(p);
-  const int n = job.facts.num_gpus;
-  double alpha = NAN;
-  std::vector<std::pair<double, double>> est;  // (log duration, weight)
-  const Cell* best = nullptr;
-  double best_w = 0;
-  for (const auto& key : same->second) {
-    const Cell& c = cells_.at(key);
-    if (c.platform == p) continue;
-    double lv = NAN, wt = 0;
-    // The ratio of the two platforms on the workloads both ran, when there are such.
-    double ratio = 0;
-    int shared = 0;
-    if (!job.facts.system.empty() && mine != platform_cells_.end()) {
-      const auto theirs = platform_cells_.find(c.platform);
-      for (const auto& [w2, k2] : mine->second) {
-        if (w2 == w || theirs == platform_cells_.end()) continue;
-        auto t = theirs->second.find(w2);
-        if (t == theirs->second.end()) continue;
-        ratio += cells_.at(k2).median() - cells_.at(t->second).median();
-        ++shared;
-      }
-    }
-    if (shared > 0) {
-      lv = c.median() + ratio / shared;
-      wt = 4.0 * shared;
-    } else if (n > 0 && c.num_gpus > 0) {
-      // Throughput scaling with the accelerator count, on the same kind preferably.
-      if (std::isnan(alpha)) alpha = scaling_alpha();
-      const double r = std::log(static_cast<double>(c.num_gpus) / n);
-      lv = c.median() + alpha * r;
-      wt = 1.0 / (1.0 + std::abs(r));
-    } else if (n == c.num_gpus) {
-      lv = c.median();
-      wt = 1.0;
-    } else {
-      continue;
-    }
-    if (!job.facts.accelerator.empty() && c.accelerator == job.facts.accelerator) wt *= 2;
-    if (c.user == job.user) wt *= 1.5;
-    est.push_back({lv, wt});
-    if (wt > best_w) best_w = wt, best = &c;
-  }
-  if (est.empty()) return false;
-  double wsum = 0, mean = 0;
-  for (auto& [v, wt] : est) wsum += wt, mean += wt * v;
-  mean /= wsum;
-  double var = 0;
-  for (auto& [v, wt] : est) var += wt * (v - mean) * (v - mean);
-  var /= wsum;
-  pr.duration_s = std::exp(mean);
-  pr.uncertainty_s = pr.duration_s * (0.1 + std::sqrt(var));
+  if (w.empty()) return false;
+  SystemEffects::Estimate e = effects_.predict(w, platform_of(job));
+  if (!e.ok) return false;
+  pr.duration_s = std::exp(e.log_duration);
+  pr.uncertainty_s = pr.duration_s * e.sigma;
   pr.source = "transfer";
   pr.similarity = 0;
-  if (best) pr.neighbors.push_back(best->workload + " on " + best->platform);
+  pr.evidence = std::move(e.evidence);
   return true;
 }
 
@@ -201,7 +114,8 @@ void Advisor::add_history(const AdvisedJob& job) {
   if (p.ids.size() < 3) p.ids.push_back(job.id);
   user_log_durations_[job.user].push_back(ld);
   all_log_durations_.push_back(ld);
-  if (!(job.facts.steps > 0)) add_cell(job, ld);
+  const std::string workload = workload_of(job.facts);
+  if (!(job.facts.steps > 0) && !workload.empty()) effects_.add(workload, platform_of(job), ld);
   ++history_count_;
 }
 

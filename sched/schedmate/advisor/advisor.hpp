@@ -12,6 +12,7 @@
 #include "core/config/schema.hpp"
 #include "core/util/json.hpp"
 #include "sched/schedmate/advisor/facts.hpp"
+#include "sched/schedmate/advisor/system_effects.hpp"
 #include "sched/schedmate/advisor/tfidf.hpp"
 
 namespace mlsys::schedmate {
@@ -23,9 +24,8 @@ struct AdvisorOptions {
   int ngram = 3;
   int min_user_jobs = 3;        // user statistics need this many finished jobs
   double prior_duration_s = 3600;
-  // Transfer across platforms and scales (jobs without step counts): the scaling exponent of
-  // duration in the accelerator count before history has shown one (duration ~ count^-alpha).
-  double prior_scaling_alpha = 0.8;
+  // Transfer across platforms and scales (jobs without step counts): system_effects.hpp.
+  SystemEffectsOptions transfer;
 };
 
 // The advisor's config keys (schedmate.k, schedmate.min_similarity), declared once; the others
@@ -47,6 +47,7 @@ struct Prediction {
   double steps_per_s = NAN;         // predicted throughput, when steps are known
   std::string source;               // knn_exact | transfer | knn | user | global | prior
   std::vector<std::string> neighbors;  // ids of a few representative similar jobs
+  std::vector<std::string> evidence;   // transfer: what the estimate rests on (SystemEffects::Estimate)
   double similarity = 0;            // best neighbour's similarity
   JobFacts facts;
   Json to_json() const;
@@ -69,19 +70,10 @@ class Advisor {
   };
   double key_similarity(const JobFacts& a, const JobFacts& b) const;
 
-  // The same workload (model, data set, task) on another platform or scale. A cell is one
-  // (workload, platform) pair of finished jobs; its log durations are kept.
-  struct Cell {
-    std::string workload, platform, user, accelerator;
-    int num_gpus = 0;
-    std::vector<double> log_duration;
-    double median() const;
-  };
+  // The same workload (model, data set, task) on another platform or scale: cold starts.
   static std::string workload_of(const JobFacts& f);
-  static std::string platform_of(const JobFacts& f);
-  void add_cell(const AdvisedJob& job, double log_duration);
+  static PlatformFacts platform_of(const AdvisedJob& job);
   bool transfer(const AdvisedJob& job, Prediction& pr) const;
-  double scaling_alpha() const;  // learned from history, cached until the history changes
 
   AdvisorOptions opt_;
   NgramIndex index_;
@@ -89,10 +81,7 @@ class Advisor {
   std::map<std::string, std::vector<double>> user_log_durations_;
   std::vector<double> all_log_durations_;
   size_t history_count_ = 0;
-  std::map<std::string, Cell> cells_;                                  // workload \x1f platform -> cell
-  std::map<std::string, std::vector<std::string>> cells_of_workload_;  // workload -> cell keys
-  std::map<std::string, std::map<std::string, std::string>> platform_cells_;  // platform -> workload -> cell key
-  mutable double alpha_cache_ = NAN;
+  SystemEffects effects_;
 };
 
 // Runs the online protocol over jobs in submit order: a job's history is every job whose

@@ -293,6 +293,7 @@ Json JobFacts::to_json() const {
   j["precision"] = precision;
   j["accelerator"] = accelerator;
   j["system"] = system;
+  j["software"] = software;
   j["source"] = source;
   return j;
 }
@@ -350,7 +351,11 @@ JobFacts extract_facts(const JobText& job) {
   if (auto it = flags.find("task"); it != flags.end()) f.task = to_lower(it->second);
   if (f.task.empty()) f.task = find_task(low);
   // Framework: a framework flag (MLPerf systems state one), else launcher and imports.
-  if (auto it = flags.find("framework"); it != flags.end()) f.framework = find_framework(to_lower(it->second));
+  if (auto it = flags.find("framework"); it != flags.end()) {
+    f.framework = find_framework(to_lower(it->second));
+    for (const auto& w : split(to_lower(it->second), ' '))
+      if (!w.empty()) f.software += (f.software.empty() ? "" : " ") + w;
+  }
   if (f.framework.empty()) f.framework = find_framework(low + " " + script_low);
   const std::string all = low + " " + script_low;
   // Precision.

@@ -22,6 +22,7 @@ struct JobFacts {
   int dp = 0, tp = 1, pp = 1;  // dp 0 = all GPUs not used by tp x pp
   std::string accelerator;  // kind: v100, a100, tpu-v4, cpu, "" = unknown
   std::string system;       // the platform a run is tied to (MLPerf system: hardware + software stack)
+  std::string software;     // the software stack as a framework flag states it, version included ("" = not stated)
   std::string source = "embedded";
 
   // The structured retrieval key (everything that decides per-step speed).

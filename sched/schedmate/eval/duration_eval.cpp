@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
+#include "core/util/error.hpp"
 #include "core/util/strings.hpp"
 
 namespace mlsys::schedmate {
@@ -100,7 +102,8 @@ std::vector<bool> cold_starts(const std::vector<AdvisedJob>& jobs) {
 }
 
 Table accuracy_table(const std::vector<AdvisedJob>& jobs, const OnlineResult& r,
-                     const std::function<std::string(const AdvisedJob&)>& group) {
+                     const std::function<std::string(const AdvisedJob&)>& group,
+                     const std::vector<std::string>& reported) {
   const Rows rows = present(r);
   Table t(columns(rows, "group"));
   const std::vector<bool> cold = cold_starts(jobs);
@@ -114,10 +117,43 @@ Table accuracy_table(const std::vector<AdvisedJob>& jobs, const OnlineResult& r,
   };
   std::map<std::string, std::vector<size_t>> groups;
   std::vector<size_t> all;
-  for (size_t i = 0; i < jobs.size(); ++i) groups[group(jobs[i])].push_back(i), all.push_back(i);
+  const std::set<std::string> scored(reported.begin(), reported.end());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string g = group(jobs[i]);
+    if (scored.empty() || scored.count(g)) groups[g].push_back(i), all.push_back(i);
+  }
   for (const auto& [g, idx] : groups) add_split(g, idx);
   add_split("ALL", all);
   return t;
+}
+
+std::vector<size_t> reported_jobs(const std::vector<AdvisedJob>& jobs,
+                                  const std::function<std::string(const AdvisedJob&)>& group,
+                                  const std::vector<std::string>& reported, const std::string& key) {
+  std::set<std::string> unmatched(reported.begin(), reported.end());
+  const std::set<std::string> scored = unmatched;
+  std::vector<size_t> idx;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string g = group(jobs[i]);
+    if (scored.empty() || scored.count(g)) idx.push_back(i), unmatched.erase(g);
+  }
+  if (!unmatched.empty())
+    throw ConfigError(key + ": no job is in the group \"" + *unmatched.begin() +
+                      "\"; name groups the jobs have (the duration_accuracy.csv rows), or [] to report every group");
+  return idx;
+}
+
+OnlineResult select(const OnlineResult& r, const std::vector<size_t>& idx) {
+  OnlineResult out;
+  auto pick = [&](const auto& from, auto& to) {
+    if (from.empty()) return;
+    for (size_t i : idx) to.push_back(from[i]);
+  };
+  pick(r.schedmate, out.schedmate);
+  pick(r.helios, out.helios);
+  pick(r.gbdt, out.gbdt);
+  pick(r.previous, out.previous);
+  return out;
 }
 
 Table unseen_type_table(const std::vector<AdvisedJob>& jobs, const AdvisorOptions& opt, const OnlineOptions& online) {

@@ -30,9 +30,21 @@ std::vector<bool> cold_starts(const std::vector<AdvisedJob>& jobs);
 
 // Rows: each group, then `<group> cold` and `<group> warm` (cold_starts), then ALL, ALL cold and
 // ALL warm. Columns: group, jobs, then <estimator>_within_10pct, <estimator>_within_50pct,
-// <estimator>_median_ape for the estimators present in `r`.
+// <estimator>_median_ape for the estimators present in `r`. With `reported` non-empty only those
+// groups are scored (rows and ALL): the other jobs were still predicted and were still in the
+// history (one history across all groups), and still decide which reported jobs are cold. This is
+// how a held-out part (MLPerf v0.7) stays unseen while a method is designed on the rest.
 Table accuracy_table(const std::vector<AdvisedJob>& jobs, const OnlineResult& r,
-                     const std::function<std::string(const AdvisedJob&)>& group);
+                     const std::function<std::string(const AdvisedJob&)>& group,
+                     const std::vector<std::string>& reported = {});
+
+// The indices of the jobs in the `reported` groups (every job when it is empty), in input order.
+// Throws a ConfigError naming `key` for a reported group no job belongs to.
+std::vector<size_t> reported_jobs(const std::vector<AdvisedJob>& jobs,
+                                  const std::function<std::string(const AdvisedJob&)>& group,
+                                  const std::vector<std::string>& reported, const std::string& key);
+// Those jobs' predictions, every estimator, in the order of `idx`.
+OnlineResult select(const OnlineResult& r, const std::vector<size_t>& idx);
 
 // Unseen-model protocol: for each job type, the online protocol (per VC) with that type's jobs in
 // no history; rows per type (its jobs only) and ALL.

@@ -178,11 +178,17 @@ void run_evaluate(RunContext& ctx) {
   online.previous = o.eval_baselines;
   online.seed = ctx.seed();
   const OnlineResult r = predict_online_by_vc(jobs, o.advisor, online);
-  Table acc = accuracy_table(jobs, r, group_of(o.eval_group_by));
+  // Only the reported groups are scored and their predictions written: a held-out group is not shown at all.
+  const auto shown =
+      reported_jobs(jobs, group_of(o.eval_group_by), o.eval_report_groups, "schedmate.evaluate.report_groups");
+  Table acc = accuracy_table(jobs, r, group_of(o.eval_group_by), o.eval_report_groups);
   acc.set_precision(4);
   ctx.write_table("duration_accuracy.csv", acc);
-  ctx.write_table("hints.csv", hints_table(r.schedmate, {}));
-  write_duration_scatter(ctx, jobs, r);
+  const OnlineResult shown_r = select(r, shown);
+  std::vector<AdvisedJob> shown_jobs;
+  for (size_t i : shown) shown_jobs.push_back(jobs[i]);
+  ctx.write_table("hints.csv", hints_table(shown_r.schedmate, {}));
+  write_duration_scatter(ctx, shown_jobs, shown_r);
   summarize_durations(ctx, acc);
   if (o.eval_unseen_types) evaluate_unseen_types(ctx, jobs, o, online);
   // 2) Failure classification and 3) tracker accuracy on the generated corpus.

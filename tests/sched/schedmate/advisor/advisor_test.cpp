@@ -135,35 +135,3 @@ TEST_CASE("JSONL jobs: parsed, sorted, errors name the line") {
   CHECK(back.size() == 2);
   CHECK(back[1].text.command == jobs[1].text.command);
 }
-
-TEST_CASE("transfer: the same workload on another platform, by the platforms' ratio or by scaling") {
-  auto run = [](const std::string& id, const std::string& model, const std::string& system, int gpus, double submit,
-                double duration) {
-    AdvisedJob j;
-    j.id = id;
-    j.user = "org";
-    j.name = system + "/" + model;
-    j.text = {"mlperf model=" + model + " dataset=d" + model + " system=" + system + " accelerator=v100", "", "", gpus, 0, ""};
-    j.facts = extract_facts(j.text);
-    j.submit_time = submit;
-    j.duration = duration;
-    return j;
-  };
-  Advisor a;
-  a.add_history(run("1", "alpha", "p1", 8, 0, 100));
-  a.add_history(run("2", "beta", "p1", 8, 0, 200));
-  a.add_history(run("3", "beta", "p2", 16, 0, 120));
-  // alpha on p2: p2 ran beta in 0.6x p1's time, so alpha takes 0.6 x 100 s.
-  Prediction p = a.predict(run("q", "alpha", "p2", 16, 0, NAN));
-  CHECK(p.source == "transfer");
-  CHECK(p.duration_s == doctest::Approx(60).epsilon(1e-9));
-  // alpha on p3 (nothing shared): scaled by the accelerator count, duration ~ count^-0.8 (the prior).
-  Prediction s = a.predict(run("q2", "alpha", "p3", 32, 0, NAN));
-  CHECK(s.source == "transfer");
-  CHECK(s.duration_s == doctest::Approx(100 * std::pow(8.0 / 32.0, 0.8)).epsilon(1e-9));
-  // The exact configuration wins over any transfer once it has finished.
-  a.add_history(run("4", "alpha", "p3", 32, 0, 50));
-  CHECK(a.predict(run("q3", "alpha", "p3", 32, 0, NAN)).source == "knn_exact");
-  // A workload never seen: no transfer.
-  CHECK(a.predict(run("q4", "gamma", "p1", 8, 0, NAN)).source != "transfer");
-}

@@ -95,6 +95,7 @@ TEST_CASE("facts of an MLPerf run: key=value words, accelerator kind from the tr
   CHECK(f.model == "bert");  // the job name's last component, the benchmark
   CHECK(f.dataset.empty());
   CHECK(f.framework == "pytorch");
+  CHECK(f.software == "pytorch nvidia release 20.06");  // the stack with its version: 19.05 and 20.06 differ
   CHECK(f.accelerator == "a100");
   CHECK(f.system == "dgxa100_n32_ngc20.06_pytorch");
   CHECK(f.num_gpus == 256);

@@ -54,3 +54,30 @@ TEST_CASE("duration accuracy: a job is cold until a run of the same user and nam
   CHECK(cell(t, "ALL", "schedmate_within_10pct") == doctest::Approx(0.2));
   CHECK(cell(t, "ALL warm", "helios_median_ape") == doctest::Approx(2.0));
 }
+
+TEST_CASE("duration accuracy: report_groups scores only the named groups, with cold starts from the whole history") {
+  const std::vector<AdvisedJob> jobs = {
+      run("v1/a/0", "org", "sys/bert", 0, 100),    // v1, cold
+      run("v2/a/0", "org", "sys/bert", 150, 100),  // v2, warm: v1/a/0 finished at 100
+      run("v2/b/0", "org", "sys/ssd", 160, 10),    // v2, cold
+  };
+  OnlineResult r;
+  for (const auto& j : jobs) {
+    Prediction p;
+    p.duration_s = j.duration;
+    r.schedmate.push_back(p);
+    r.helios.push_back(j.duration * 3);
+  }
+  const auto group = group_of("id_prefix");
+  const Table t = accuracy_table(jobs, r, group, {"v2"});
+  CHECK(cell(t, "ALL", "jobs") == 2);
+  CHECK(cell(t, "ALL warm", "jobs") == 1);  // warm by the v1 run, which is not scored
+  CHECK(cell(t, "v2 cold", "jobs") == 1);
+  for (size_t i = 0; i < t.rows(); ++i) CHECK(std::get<std::string>(t.row(i)[0]).rfind("v1", 0) != 0);
+  const auto idx = reported_jobs(jobs, group, {"v2"}, "schedmate.evaluate.report_groups");
+  CHECK(idx == std::vector<size_t>{1, 2});
+  CHECK(select(r, idx).helios == std::vector<double>{300, 30});
+  CHECK(reported_jobs(jobs, group, {}, "k").size() == 3);
+  CHECK_THROWS_WITH(reported_jobs(jobs, group, {"v3"}, "schedmate.evaluate.report_groups"),
+                    doctest::Contains("schedmate.evaluate.report_groups"));
+}
