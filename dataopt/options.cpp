@@ -9,19 +9,7 @@ const config::Section<CooptOptions>& coopt_section() {
     s.field("mode", &CooptOptions::mode, "What to run (the first word after `coopt`)")
         .choices_described([] { return mode_choices("coopt"); });
     s.nest("data", &CooptOptions::data, data_source_section());
-    s.field("data.digits_csv", &CooptOptions::digits_csv,
-            "sklearn digits CSV read by priors with dataset: digits (\"\": none; such a prior is then an error)");
-    s.field("pool.begin", &CooptOptions::pool_begin, "First train-file row of the unlabeled pool D").min(0);
-    s.field("pool.size", &CooptOptions::pool_size, "Images in the pool D (split into one contiguous shard per prior)").range(4, 1e8);
-    s.field("test_size", &CooptOptions::test_size, "Test images for the probe (0: the whole test file)").min(0);
-    s.field("priors", &CooptOptions::priors,
-            "Participants: list of {name, kind, arch, dataset, split, label_file, rows, labels, path, epochs, lr, batch} "
-            "(see docs/coopt.md); empty: the 4 quickstart priors");
-    s.field("priors_dir", &CooptOptions::priors_dir, "Cache of trained priors (\"\": <out>/priors)");
-    s.field("dataset_dir", &CooptOptions::dataset_dir, "Optimized dataset folder (\"\": <out>/optimized)");
-    s.nest("align", &CooptOptions::align, align_section());
-    s.field("write_unaligned", &CooptOptions::write_unaligned, "Also write T = identity targets (the no-alignment ablation)");
-    s.nest("simclr", &CooptOptions::simclr, simclr_section());
+    s.nest("", &CooptOptions::plan, plan_section());
     s.field("student.kind", &CooptOptions::student, "Student trained by run/train modes").choices({"mlp", "cnn"});
     s.field("student.mlp_arch", &CooptOptions::mlp_arch, "MLP student architecture (mlp:w1,w2,...)");
     s.field("student.cnn_arch", &CooptOptions::cnn_arch, "CNN student architecture (cnn:c1,c2,...:features)");

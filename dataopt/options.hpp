@@ -10,25 +10,13 @@
 #include "dataopt/data/source.hpp"
 #include "dataopt/eval/comparison_methods.hpp"
 #include "dataopt/pipeline/plan.hpp"
-#include "dataopt/train/simclr_options.hpp"
 
 namespace mlsys::dataopt {
 
 struct CooptOptions {
   std::string mode = "run";  // run | priors | optimize | train | compare
-  // data
   DataSourceSpec data;  // data.* but digits_csv (declared with the reader: data/source.hpp)
-  std::string digits_csv;  // priors with dataset: digits read this file ("" = none given)
-  int64_t pool_begin = 4000;
-  int64_t pool_size = 2000;
-  int64_t test_size = 1000;  // 0 = the whole test file
-  // participants
-  config::YamlValue priors;  // empty -> default_priors_yaml()
-  std::string priors_dir;    // "" -> <out>/priors
-  std::string dataset_dir;   // "" -> <out>/optimized
-  AlignOptions align;  // align.* (declared with the plan: pipeline/plan.hpp)
-  bool write_unaligned = true;
-  SimclrOptions simclr;  // the simclr student baseline and simclr priors
+  Plan plan;            // data.digits_csv, pool.*, test_size, priors ... simclr.* (pipeline/plan.hpp)
   // students
   std::string student = "mlp";  // train/run mode: mlp | cnn
   std::string mlp_arch = "mlp:512,256";

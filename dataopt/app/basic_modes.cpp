@@ -24,7 +24,7 @@ void report_participants(RunContext& ctx, const ParticipantReport& rep, const Pl
   for (size_t k = 0; k < rep.names.size(); ++k)
     ctx.say(fmt::format("  {:<10} uniformity {:7.3f}  alignment mse on S {:.4f} -> {:.4f}, leave-one-out R^2 {:.3f}, weight {:.3f}",
                         rep.names[k], rep.uniformity[k], rep.mse_before[k], rep.mse_after[k], rep.loo_r2[k], rep.weight[k]));
-  ctx.say("optimized dataset: " + plan.dataset_dir.string());
+  ctx.say("optimized dataset: " + plan.dataset_dir);
 }
 
 // Trains the configured student on the optimized dataset and probes it next to baselines a
@@ -116,7 +116,7 @@ void priors_mode(RunContext& ctx) {
   }
   ctx.write_table("zoo.csv", zoo);
   ctx.summary()["priors"] = list;
-  ctx.say("priors saved in " + s.plan.priors_dir.string());
+  ctx.say("priors saved in " + s.plan.priors_dir);
 }
 
 void optimize_mode(RunContext& ctx) {
@@ -129,12 +129,12 @@ void optimize_mode(RunContext& ctx) {
 
 void train_mode(RunContext& ctx) {
   Setup s = make_setup(ctx);
-  if (s.opt.dataset_dir.empty()) throw ConfigError("coopt train needs coopt.dataset_dir (a folder written by coopt optimize)");
+  if (s.opt.plan.dataset_dir.empty()) throw ConfigError("coopt train needs coopt.dataset_dir (a folder written by coopt optimize)");
   const OptimizedDataset od = read_optimized(s.plan.dataset_dir);
   if (od.images.rows() != s.plan.pool_size)
     throw ConfigError("the optimized dataset holds " + std::to_string(od.images.rows()) + " images but coopt.pool.size is " +
                       std::to_string(s.plan.pool_size) + "; use the config it was written with");
-  ctx.say("coopt train: optimized dataset " + s.plan.dataset_dir.string() + " (" + std::to_string(od.images.rows()) + " images)");
+  ctx.say("coopt train: optimized dataset " + s.plan.dataset_dir + " (" + std::to_string(od.images.rows()) + " images)");
   train_and_probe(ctx, s, od);
 }
 

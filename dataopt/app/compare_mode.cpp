@@ -150,10 +150,10 @@ void run_student_job(const CooptOptions& o, uint64_t run_seed, const OptimizedDa
     r.init_seed = derive_seed(seed, 0x1417);
     r.objective = method.objective;
     if (method.objective == StudentObjective::contrastive) {
-      r.simclr = o.simclr;
-      r.fit.lr = o.simclr.lr;
-      r.fit.batch = o.simclr.batch;
-      r.fit.augment = simclr_augment(o.simclr, r.fit.augment);
+      r.simclr = o.plan.simclr;
+      r.fit.lr = o.plan.simclr.lr;
+      r.fit.batch = o.plan.simclr.batch;
+      r.fit.augment = simclr_augment(o.plan.simclr, r.fit.augment);
     }
     const std::map<StudentTargets, const Tensor*> targets{
         {StudentTargets::aligned, &t.aligned}, {StudentTargets::unaligned, &t.unaligned}, {StudentTargets::central, &t.central}};

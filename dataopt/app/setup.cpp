@@ -42,9 +42,7 @@ void record_inputs(RunContext& ctx, const Setup& s) {
   }
   for (const PriorSpec& spec : s.plan.priors) {
     if (spec.target_data() && spec.rows_end > spec.rows_begin) continue;  // learns from the target files above
-    PriorBuildContext c;
-    c.digits_csv = s.plan.digits_csv;
-    auto files = prior_input_files(spec, c);
+    auto files = prior_input_files(spec, plan_context(s.plan));
     for (size_t i = 0; i < files.size(); ++i)
       ctx.record_input("coopt.priors." + spec.name + (files.size() == 1 ? "" : "[" + std::to_string(i) + "]"), files[i]);
   }
@@ -58,28 +56,22 @@ Setup make_setup(RunContext& ctx) {
   s.device = ctx.get(device_section());
   const CooptOptions& o = s.opt;
   s.data = std::make_unique<DataSource>(o.data);
-  if (o.pool_begin + o.pool_size > s.data->train_count())
-    throw ConfigError("coopt.pool.begin + coopt.pool.size = " + std::to_string(o.pool_begin + o.pool_size) +
+  Plan& p = s.plan = o.plan;
+  if (p.pool_begin + p.pool_size > s.data->train_count())
+    throw ConfigError("coopt.pool.begin + coopt.pool.size = " + std::to_string(p.pool_begin + p.pool_size) +
                       " exceeds the " + std::to_string(s.data->train_count()) + " train images of " + s.data->describe());
-  Plan& p = s.plan;
   // A file the user names is the file used: a missing one stops the run (no fallback).
-  p.digits_csv = o.digits_csv;
   if (!p.digits_csv.empty() && !fs::is_regular_file(p.digits_csv))
-    throw ConfigError("coopt.data.digits_csv: " + p.digits_csv.string() + " is not a file");
-  p.simclr = o.simclr;
-  p.priors = parse_prior_specs(o.priors);
+    throw ConfigError("coopt.data.digits_csv: " + p.digits_csv + " is not a file");
+  p.priors = parse_prior_specs(p.prior_list);
   for (const PriorSpec& spec : p.priors)
-    if (spec.target_data() && spec.rows_end > o.pool_begin && spec.rows_begin < o.pool_begin + o.pool_size)
+    if (spec.target_data() && spec.rows_end > p.pool_begin && spec.rows_begin < p.pool_begin + p.pool_size)
       throw ConfigError(spec.where + ": prior '" + spec.name + "' rows [" + std::to_string(spec.rows_begin) + ", " +
-                        std::to_string(spec.rows_end) + ") overlap the pool [" + std::to_string(o.pool_begin) + ", " +
-                        std::to_string(o.pool_begin + o.pool_size) + "); priors must not see pool images");
-  p.pool_begin = o.pool_begin;
-  p.pool_size = o.pool_size;
-  p.align = o.align;
+                        std::to_string(spec.rows_end) + ") overlap the pool [" + std::to_string(p.pool_begin) + ", " +
+                        std::to_string(p.pool_begin + p.pool_size) + "); priors must not see pool images");
   p.seed = ctx.seed();
-  p.priors_dir = o.priors_dir.empty() ? ctx.path("priors") : fs::path(o.priors_dir);
-  p.dataset_dir = o.dataset_dir.empty() ? ctx.path("optimized") : fs::path(o.dataset_dir);
-  p.write_unaligned = o.write_unaligned;
+  if (p.priors_dir.empty()) p.priors_dir = ctx.path("priors");
+  if (p.dataset_dir.empty()) p.dataset_dir = ctx.path("optimized");
   if (p.pool_size < 2 * p.participants())
     throw ConfigError("coopt.pool.size must give every participant at least 2 images");
   if (o.eval_on == "validation") {
@@ -88,7 +80,7 @@ Setup make_setup(RunContext& ctx) {
     if (ve > s.data->train_count())
       throw ConfigError("coopt.eval.validation rows [" + std::to_string(vb) + ", " + std::to_string(ve) + ") exceed the " +
                         std::to_string(s.data->train_count()) + " train images");
-    if (ve > o.pool_begin && vb < o.pool_begin + o.pool_size)
+    if (ve > p.pool_begin && vb < p.pool_begin + p.pool_size)
       throw ConfigError("coopt.eval.validation rows overlap the pool; choose train rows outside it");
     for (const PriorSpec& spec : p.priors)
       if (spec.target_data() && spec.rows_end > vb && spec.rows_begin < ve)
@@ -132,12 +124,11 @@ ParticipantReport participant_phase(RunContext& ctx, const Setup& s, bool* is_ro
     // Every rank must write where rank 0 writes, even when MPI processes resolved "" differently.
     Exchange x(c, device);
     Plan plan = s.plan;
-    auto agree = [&](std::filesystem::path& p) {
+    auto agree = [&](std::string& p) {
       std::vector<char> dir(4096, 0);
-      const std::string text = p.string();
-      std::copy_n(text.begin(), std::min(text.size(), dir.size() - 1), dir.begin());
+      std::copy_n(p.begin(), std::min(p.size(), dir.size() - 1), dir.begin());
       x.broadcast(dir, 0);
-      p = std::string(dir.data());
+      p = dir.data();
     };
     agree(plan.dataset_dir);
     agree(plan.priors_dir);
@@ -157,7 +148,7 @@ ProbeData probe_data(const Setup& s, const Tensor& pool_images, uint64_t seed) {
   const ImageSet pool = s.data->train_rows(s.plan.pool_begin, s.plan.pool_begin + s.plan.pool_size);
   const ImageSet test = s.opt.eval_on == "validation"
                             ? s.data->train_rows(s.opt.validation_begin, s.opt.validation_begin + s.opt.validation_size)
-                            : s.data->test(s.opt.test_size);
+                            : s.data->test(s.plan.test_size);
   d.pool_images = pool_images;
   d.pool_labels = pool.labels;
   d.test_images = test.images();

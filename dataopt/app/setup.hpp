@@ -15,9 +15,9 @@
 namespace mlsys::dataopt {
 
 struct Setup {
-  CooptOptions opt;
+  CooptOptions opt;  // as configured
   DeviceOptions device;
-  Plan plan;
+  Plan plan;  // opt.plan with the priors parsed, the seed set and "" folders resolved under the run folder
   std::unique_ptr<DataSource> data;
   // A context for one unit of work (the priors, a rank, a student), on the configured device, with
   // its own pool named `name` (summary.json lists each pool's statistics under that name).

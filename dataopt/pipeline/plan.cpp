@@ -33,6 +33,25 @@ const config::Section<AlignOptions>& align_section() {
   return s;
 }
 
+const config::Section<Plan>& plan_section() {
+  static const config::Section<Plan> s("plan", "CoOpt participant phase: pool, priors, folders, alignment", [](auto& s) {
+    s.field("data.digits_csv", &Plan::digits_csv,
+            "sklearn digits CSV read by priors with dataset: digits (\"\": none; such a prior is then an error)");
+    s.field("pool.begin", &Plan::pool_begin, "First train-file row of the unlabeled pool D").min(0);
+    s.field("pool.size", &Plan::pool_size, "Images in the pool D (split into one contiguous shard per prior)").range(4, 1e8);
+    s.field("test_size", &Plan::test_size, "Test images for the probe (0: the whole test file)").min(0);
+    s.field("priors", &Plan::prior_list,
+            "Participants: list of {name, kind, arch, dataset, split, label_file, rows, labels, path, epochs, lr, batch} "
+            "(see docs/coopt.md); empty: the 4 quickstart priors");
+    s.field("priors_dir", &Plan::priors_dir, "Cache of trained priors (\"\": <out>/priors)");
+    s.field("dataset_dir", &Plan::dataset_dir, "Optimized dataset folder (\"\": <out>/optimized)");
+    s.nest("align", &Plan::align, align_section());
+    s.field("write_unaligned", &Plan::write_unaligned, "Also write T = identity targets (the no-alignment ablation)");
+    s.nest("simclr", &Plan::simclr, simclr_section());
+  });
+  return s;
+}
+
 std::pair<int64_t, int64_t> Plan::shard(int k) const {
   const int64_t K = participants();
   return {pool_size * k / K, pool_size * (k + 1) / K};

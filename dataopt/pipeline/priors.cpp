@@ -12,17 +12,22 @@ namespace mlsys::dataopt {
 
 namespace fs = std::filesystem;
 
-PriorBuildContext build_context(DeviceContext& device, const Plan& plan, const DataSource& data, int k, Geometry g) {
+PriorBuildContext plan_context(const Plan& plan) {
   PriorBuildContext c;
+  c.pool_rows = plan.pool_size;
+  c.digits_csv = plan.digits_csv;
+  c.simclr = plan.simclr;
+  return c;
+}
+
+PriorBuildContext build_context(DeviceContext& device, const Plan& plan, const DataSource& data, int k, Geometry g) {
+  PriorBuildContext c = plan_context(plan);
   c.device = &device;
   c.data = &data;
   c.seed = derive_seed(plan.seed, 1000 + static_cast<uint64_t>(k));
-  c.pool_rows = plan.pool_size;
-  c.digits_csv = plan.digits_csv;
   c.channels = g.c;
   c.height = g.h;
   c.width = g.w;
-  c.simclr = plan.simclr;
   return c;
 }
 
@@ -55,7 +60,7 @@ Prior obtain_prior(const Plan& plan, int k, const PriorBuildContext& ctx, PriorS
     return p;
   };
   if (!kind->cacheable() || plan.priors_dir.empty()) return done(kind->build(spec, ctx), true);
-  const fs::path file = plan.priors_dir / (spec.name + ".prior"), key_file = plan.priors_dir / (spec.name + ".key");
+  const fs::path dir = plan.priors_dir, file = dir / (spec.name + ".prior"), key_file = dir / (spec.name + ".key");
   const std::string key = spec.fingerprint() + "|" + kind->settings(ctx) + "|seed " + std::to_string(ctx.seed) +
                           "|format " + std::to_string(kPriorFormat) + input_stamps(spec, ctx) + "\n";
   if (fs::exists(file) && fs::exists(key_file) && read_bytes(key_file) == key) {

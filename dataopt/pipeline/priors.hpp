@@ -17,6 +17,9 @@ struct PriorStatus {
 
 // Builds (or reloads) prior k on ctx.device. Cacheable priors are saved after training.
 Prior obtain_prior(const Plan& plan, int k, const PriorBuildContext& ctx, PriorStatus* status = nullptr);
+// The plan's part of every prior's context (pool rows, digits file, simclr settings): also what
+// the run record uses to name the files a prior reads.
+PriorBuildContext plan_context(const Plan& plan);
 // What prior k is built from: its seed derive_seed(plan.seed, 1000 + k), the data, the device, the
 // target image geometry g.
 PriorBuildContext build_context(DeviceContext& device, const Plan& plan, const DataSource& data, int k, Geometry g);

@@ -7,6 +7,12 @@
   MLSYS_HASH_ONLY=configs/simulate,quickstart scripts/dev/output_hashes.py record|check ...
       only the runs whose names start with one of the prefixes; `record` then replaces just
       their entries in the manifest and keeps the others
+  scripts/dev/output_hashes.py rehash DIR [mlsys] [manifest]  the selected entries' hashes from
+                                                            the output folder of a check (DIR)
+                                                            with that mlsys, drop lists kept
+`rehash` is for an output change that is understood (the reason stated in the commit): it keeps
+each entry's drop list, which may hold keys that varied in an earlier record but not between the
+two runs of a new one, and costs no run; outputs new to the folder are not added (use record).
 
 What runs: every command's quickstart (scripts/quickstart), every repro script (scripts/repro/*.sh;
 sylvie at 20 epochs), and every shipped config under configs/<command>/ in its own mode. Outputs
@@ -250,13 +256,37 @@ def check(mlsys, manifest):
     return 0
 
 
+def rehash(out, manifest):
+    with open(manifest) as fh:
+        entries = json.load(fh)
+    found = outputs(out)
+    missing = [rel for rel in entries if selected(rel) and rel not in found]
+    if missing:
+        sys.exit(f"not in {out}: {missing[:5]} ({len(missing)} entries); run check with the same MLSYS_HASH_ONLY first")
+    changed = 0
+    for rel, e in entries.items():
+        if not selected(rel):
+            continue
+        sha = hashlib.sha256(with_root(out, view, found[rel], set(e["drop"]))).hexdigest()
+        changed += sha != e["sha256"]
+        e["sha256"] = sha
+    with open(manifest, "w") as fh:
+        json.dump(entries, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+    print(f"re-hashed {changed} entries in {manifest}")
+
+
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("record", "check"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("record", "check", "rehash") or (sys.argv[1] == "rehash" and len(sys.argv) < 3):
         sys.exit(__doc__)
     global BINARY
-    mlsys = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "build", "bin", "mlsys"))
+    args = sys.argv[3:] if sys.argv[1] == "rehash" else sys.argv[2:]
+    mlsys = os.path.abspath(args[0] if len(args) > 0 else os.path.join(ROOT, "build", "bin", "mlsys"))
     BINARY = os.path.realpath(mlsys)
-    manifest = sys.argv[3] if len(sys.argv) > 3 else os.path.join(ROOT, "tests", "golden", "output_hashes.json")
+    manifest = args[1] if len(args) > 1 else os.path.join(ROOT, "tests", "golden", "output_hashes.json")
+    if sys.argv[1] == "rehash":
+        rehash(os.path.abspath(sys.argv[2]), manifest)
+        return 0
     if sys.argv[1] == "record":
         record(mlsys, manifest)
         return 0
