@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 
 namespace mlsys::schedmate {
@@ -59,8 +60,11 @@ void SystemEffects::add(const std::string& workload, const PlatformFacts& pf, do
 double SystemEffects::scale_term(size_t w, const Platform& p) const {
   // A platform whose count is unknown (or a CPU system) is taken at the workload's average scale.
   if (!opt_.use_count || !p.has_count) return 0;
+  // The curvature is trusted only as far from a workload's mean count as the fitted cells were:
+  // beyond that its square would grow without evidence (a count far outside the fit once gave
+  // e^25). The slope still carries the scaling out there.
   const double d = p.log_count - mean_log_count_[w];
-  return slope_[w] * d + curvature_ * (d * d - mean_sq_[w]);
+  return slope_[w] * d + curvature_ * (std::min(d * d, max_sq_) - mean_sq_[w]);
 }
 
 double SystemEffects::shared_effects(const Platform& p) const {
@@ -90,9 +94,13 @@ void SystemEffects::fit() const {
   }
   for (size_t w = 0; w < W; ++w)
     if (counted[w] > 0) mean_log_count_[w] /= counted[w];
+  max_sq_ = 0;
   for (const Cell& c : cells_)
-    if (const Platform& p = platforms_[c.platform]; p.has_count)
-      mean_sq_[c.workload] += std::pow(p.log_count - mean_log_count_[c.workload], 2) / counted[c.workload];
+    if (const Platform& p = platforms_[c.platform]; p.has_count) {
+      const double sq = std::pow(p.log_count - mean_log_count_[c.workload], 2);
+      mean_sq_[c.workload] += sq / counted[c.workload];
+      max_sq_ = std::max(max_sq_, sq);
+    }
   // The fitted value of cell c; each step below refits one part to what the rest leave.
   auto fitted = [&](const Cell& c) {
     const Platform& p = platforms_[c.platform];
@@ -153,6 +161,9 @@ void SystemEffects::fit() const {
   double ss = 0;
   for (const Cell& c : cells_) ss += std::pow(c.y - fitted(c), 2);
   residual_sd_ = cells_.empty() ? 0 : std::sqrt(ss / static_cast<double>(cells_.size()));
+  max_log_duration_ = -std::numeric_limits<double>::infinity();
+  for (const Cell& c : cells_)
+    for (double y : c.log_duration) max_log_duration_ = std::max(max_log_duration_, y);
   fitted_ = true;
 }
 
@@ -195,6 +206,13 @@ SystemEffects::Estimate SystemEffects::predict(const std::string& workload, cons
     e.log_duration += fa.effect[it->second];
     e.evidence.push_back(std::string(fa.name) + " " + l + ": " + std::to_string(fa.cells[it->second]) +
                          " cells, effect " + fmt("%+.2f", fa.effect[it->second]));
+  }
+  // Longer than any run that ever finished: the fit extrapolating. (Shorter than every run is
+  // kept: a platform with more accelerators than any seen is expected to be the fastest.)
+  if (e.log_duration > max_log_duration_) {
+    e.evidence.push_back("capped at the longest finished run (" + fmt("%.0f", std::exp(max_log_duration_)) +
+                         " s): the fit extrapolated to " + fmt("%.3g", std::exp(e.log_duration)) + " s");
+    e.log_duration = max_log_duration_;
   }
   e.sigma = std::max(kMinSigma, residual_sd_ * std::sqrt(1.0 + 1.0 / workload_cells_[w])) +
             (known ? 0 : kNewPlatformSigma);

@@ -94,6 +94,10 @@ class SystemEffects {
   mutable std::vector<double> mean_, slope_, mean_log_count_, mean_sq_, platform_;
   mutable std::vector<int> workload_cells_;
   mutable double shared_slope_ = 0, curvature_ = 0, residual_sd_ = 0;
+  // The largest squared distance of a fitted cell's log count from its workload's mean (how far
+  // the curvature was seen), and the longest log duration of any finished run: an estimate beyond
+  // it is the fit extrapolating, so it is capped there and says so in its evidence.
+  mutable double max_sq_ = 0, max_log_duration_ = 0;
 };
 
 }  // namespace mlsys::schedmate

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "sched/schedmate/advisor/advisor.hpp"
+#include "sched/schedmate/advisor/system_effects.hpp"
 
 using namespace mlsys::schedmate;
 
@@ -104,4 +105,26 @@ TEST_CASE("cold start: a platform's first run of a benchmark is learned across s
   a.add_history(run("alpha", kNew, 0, true));
   CHECK(a.predict(run("alpha", kNew, 1, false)).source == "knn_exact");
   CHECK(a.predict(run("delta", kV8, 0, false)).source != "transfer");
+}
+
+TEST_CASE("cold start: an estimate the fit extrapolates beyond every finished run is capped and says so") {
+  // One workload whose durations are U-shaped in the count (100 s at 1 and 64 accelerators, 10 s at
+  // 8) gives the shared curvature a large positive value; another workload seen only at 64
+  // accelerators, asked at 1, would then be predicted at e^(curvature * 17) s: the repro of
+  // schedmate_failures once hinted 1.7e12 s for such a job, which the simulator refused.
+  SystemEffects fx;
+  const int counts[] = {1, 8, 64};
+  const double seconds[] = {100, 10, 100};
+  for (int i = 0; i < 3; ++i)
+    fx.add("u_shaped", {"p" + std::to_string(i), "gpu", "a", "", counts[i]}, std::log(seconds[i]));
+  fx.add("single", {"p2", "gpu", "a", "", 64}, std::log(50.0));
+  const auto e = fx.predict("single", {"new", "gpu", "a", "", 1});
+  REQUIRE(e.ok);
+  CHECK(e.log_duration <= std::log(100.0) + 1e-12);
+  bool said = false;
+  for (const auto& line : e.evidence) said = said || line.find("capped at the longest finished run (100 s)") == 0;
+  CHECK(said);
+  // Inside the seen range nothing is capped.
+  const auto inside = fx.predict("u_shaped", {"p1", "gpu", "a", "", 8});
+  for (const auto& line : inside.evidence) CHECK(line.find("capped") == std::string::npos);
 }
