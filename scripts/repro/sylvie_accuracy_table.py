@@ -117,7 +117,10 @@ def runs(folder):
     return res, widths, commits
 
 def label(name, widths):
-    real = sorted(w for w in widths if w not in (None, 1))
+    # fresh_bits 0 is "the epoch's own width" (the default); fp32 runs have no fresh epochs to widen.
+    if name.startswith("fp32"):
+        return name
+    real = sorted(w for w in widths if w not in (None, 0, 1))
     return name + "".join(f", fresh epochs {w}-bit" for w in real)
 
 def ms(xs):
