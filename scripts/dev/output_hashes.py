@@ -45,6 +45,11 @@ SKIP_SUFFIXES = (".bin", ".mlsg", ".prior", ".tmp", ".key")
 # summary.json's run record (core/runtime/run_record.hpp): never hashed, so adding or changing
 # record fields (or a new commit's git sha) is not an output change.
 RECORD_KEY = "run"
+# Study scripts run on a short committed protocol (scripts/repro/protocol.py), not their full one.
+SMOKE_PROTOCOLS = {
+    "sylvie": "configs/repro/sylvie/smoke_protocol.yaml",  # 20 epochs
+    "sylvie_accuracy": "configs/repro/sylvie/accuracy/smoke_protocol.yaml",  # Cora, GCN, seed 1
+}
 # The mlsys executable's path, replaced by <MLSYS> (config.yaml's re-run line names it).
 BINARY = None
 
@@ -66,12 +71,8 @@ def all_runs(mlsys, out):
             continue
         name = script[:-3]
         argv = ["bash", f"scripts/repro/{script}", mlsys, os.path.join(out, "repro", name)]
-        if name == "sylvie":  # 160 epochs take long: its smoke protocol (20 epochs)
-            protocol = os.path.join(ROOT, "configs", "repro", "sylvie", "smoke_protocol.yaml")
-            argv = ["env", f"PROTOCOL={protocol}"] + argv
-        if name == "sylvie_accuracy":  # the whole study takes hours: its smoke protocol (Cora, GCN, seed 1)
-            protocol = os.path.join(ROOT, "configs", "repro", "sylvie", "accuracy", "smoke_protocol.yaml")
-            argv = ["env", f"PROTOCOL={protocol}"] + argv
+        if name in SMOKE_PROTOCOLS:  # the whole study takes long: its committed smoke protocol
+            argv = ["env", f"PROTOCOL={os.path.join(ROOT, SMOKE_PROTOCOLS[name])}"] + argv
         cmds.append((f"repro/{name}", argv))
     for command in ("train-gnn", "simulate", "schedmate", "coopt"):
         folder = os.path.join(ROOT, "configs", command)

@@ -24,7 +24,8 @@ out=${2:-results/repro/coopt}
 long=${3:-}
 mkdir -p "$out"
 bin="$build/bin/mlsys"
-# name, config: the comparisons of this run (the CNN row's config includes the MLP one's).
+# name, config: the comparisons of this run. Each includes configs/coopt/<its name> (the cnn and
+# long ones include configs/coopt/fashion_mnist.yaml, the first comparison's).
 comparisons=("compare configs/repro/coopt/fashion_mnist.yaml" "cnn configs/repro/coopt/fashion_mnist_cnn.yaml")
 if [[ "$long" == "--long" ]]; then
   comparisons+=("long configs/repro/coopt/fashion_mnist_long.yaml"
@@ -35,7 +36,6 @@ for c in "${comparisons[@]}"; do
   cfg=${c#* }
   settings+=("$cfg" "configs/coopt/${cfg##*/}")
 done
-[[ "$long" == "--long" ]] && settings+=("configs/coopt/fashion_mnist.yaml")
 python3 scripts/repro/protocol.py begin "$out" "${settings[@]}" > /dev/null
 priors_of() {  # comparison name -> its priors folder (the task-specific protocol trains its own)
   if [[ $1 == task-specific ]]; then echo "$out/priors-task-specific"; else echo "$out/priors"; fi

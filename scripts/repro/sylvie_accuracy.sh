@@ -28,28 +28,27 @@ out="${2:-$root/results/repro/sylvie_accuracy}"
 cfgdir="$root/configs/repro/sylvie"
 protocol="${PROTOCOL:-$cfgdir/accuracy/protocol.yaml}"
 proto() { python3 "$root/scripts/repro/protocol.py" get "$protocol" "$1"; }
-graphs="${3:-$(proto graphs)}"
-models="${4:-$(proto models)}"
+all_graphs="$(proto graphs)"
+all_models="$(proto models)"
+graphs="${3:-$all_graphs}"
+models="${4:-$all_models}"
 runs="$(proto runs)"
 seeds="$(proto seeds)"
-for g in $graphs; do [[ " $(proto graphs) " == *" $g "* ]] || { echo "graph $g is not in $protocol ($(proto graphs))" >&2; exit 2; }; done
-for m in $models; do [[ " $(proto models) " == *" $m "* ]] || { echo "model $m is not in $protocol ($(proto models))" >&2; exit 2; }; done
+for g in $graphs; do [[ " $all_graphs " == *" $g "* ]] || { echo "graph $g is not in $protocol ($all_graphs)" >&2; exit 2; }; done
+for m in $models; do [[ " $all_models " == *" $m "* ]] || { echo "model $m is not in $protocol ($all_models)" >&2; exit 2; }; done
 out="$(mkdir -p "$out" && cd "$out" && pwd)"
 jobs_max="${JOBS:-1}"
 files_of() {  # graph, model, run: the settings files of one run, in precedence order
   echo "$cfgdir/accuracy_$1.yaml $cfgdir/accuracy/$1_$2.yaml $cfgdir/accuracy/run_$3.yaml"
 }
-all_files=()
-for g in $(proto graphs); do
-  for m in $(proto models); do
-    for r in $runs; do
-      # shellcheck disable=SC2207
-      all_files+=($(files_of "$g" "$m" "$r"))
-    done
-  done
+# Every settings file of the protocol (all its graphs and models, not only the subset run here).
+settings=()
+for g in $all_graphs; do
+  settings+=("$cfgdir/accuracy_$g.yaml")
+  for m in $all_models; do settings+=("$cfgdir/accuracy/${g}_$m.yaml"); done
 done
-# shellcheck disable=SC2046
-commit="$(python3 "$root/scripts/repro/protocol.py" begin "$out" "$protocol" $(printf '%s\n' "${all_files[@]}" | sort -u))"
+for r in $runs; do settings+=("$cfgdir/accuracy/run_$r.yaml"); done
+commit="$(python3 "$root/scripts/repro/protocol.py" begin "$out" "$protocol" "${settings[@]}")"
 binary="$("$mlsys" version 2>/dev/null | sed -n 's/^ *git: *//p' | head -1)"
 one() {  # folder, graph, model, run, seed
   local dir="$1" g="$2" m="$3" r="$4" s="$5"
